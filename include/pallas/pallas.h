@@ -1,0 +1,19 @@
+/*
+ * pallas.h - the public header of pallas-c.  Programs that link compiled
+ * kernels include this (pkg-config --cflags pallas).
+ */
+#ifndef PALLAS_PALLAS_H
+#define PALLAS_PALLAS_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The version of libpallasrt, e.g. "0.1.0". */
+const char *pallas_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,67 @@
+/*
+ * alloc.c - heap allocation that cannot fail, and bug() for broken
+ * invariants.  Compiler-side only.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+void
+die_oom(void)
+{
+	fputs("pallasc: out of memory\n", stderr);
+	exit(EXIT_INTERNAL);
+}
+
+void *
+xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		die_oom();
+	return p;
+}
+
+void *
+xcalloc(size_t n, size_t m)
+{
+	void *p = calloc(n ? n : 1, m ? m : 1);
+
+	if (!p)
+		die_oom();
+	return p;
+}
+
+void *
+xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		die_oom();
+	return p;
+}
+
+char *
+xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	return memcpy(xmalloc(n), s, n);
+}
+
+/* Prints "internal error" with the C location and exits: never returns. */
+void
+bug_at(const char *where, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "pallasc: internal error at %s: ", where);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nplease report this bug with the input that caused it\n", stderr);
+	exit(EXIT_INTERNAL);
+}
