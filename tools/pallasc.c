@@ -1,19 +1,497 @@
 /*
- * pallasc.c - the pallas-c compiler driver (being built up).
+ * pallasc.c - the pallas-c compiler driver.
+ *
+ * Reads the command line, then runs the pipeline written out in compile():
+ * preprocess -> parse -> (later: sema -> mosaic -> vliw -> object).  Each
+ * --emit level stops the pipeline after the stage that prints it.  Exit
+ * status: 0 success, 1 error in the input, 2 bad command line, 70 bug.
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
 #include "dsl/dsl.h"
+#include "dsl/sema/checked.h"
+#include "graph/graph.h"
+#include "tools/pallasc.h"
+
+typedef enum Emit {
+	EMIT_OBJ,		/* default: a relocatable object (-c) */
+	EMIT_PP,		/* -E: the preprocessed token stream */
+	EMIT_SYNTAX,		/* -fsyntax-only: check, print nothing */
+	EMIT_AST,
+	EMIT_SEMA,		/* the checked kernels and funcs */
+	EMIT_HLO,		/* an .hlo input printed back (graph/) */
+	EMIT_LATER,		/* a level a later version provides */
+} Emit;
+
+/* The --emit levels; ORDER: those marked 0 are not available yet. */
+static const struct {
+	const char *name;
+	Emit emit;
+} emits[] = {
+	{ "pp", EMIT_PP },	{ "ast", EMIT_AST },	{ "sema", EMIT_SEMA },
+	{ "hlo", EMIT_HLO },	{ "hlo-opt", EMIT_LATER }, { "tile", EMIT_LATER },
+	{ "llo", EMIT_LATER },	{ "asm", EMIT_LATER },	{ "header", EMIT_LATER },
+	{ "c", EMIT_LATER },	{ "obj", EMIT_OBJ },
+};
+
+typedef struct Options {
+	const char *input;
+	const char *output;	/* -o; NULL = stdout for text levels */
+	const char *emit_name;	/* as given, for messages */
+	Emit emit;
+	const char *preset;	/* --preset / -m; NULL = the default (v4) */
+	int werror;
+	int color;		/* -1 = not given (auto) */
+	DiagFormat format;
+	VEC(const char *) incdir;
+	VEC(const char *) macro;	/* "-DX=1" or "-UX", in order */
+	RunOpts run;		/* --interpret --run (pallasc-run.c) */
+} Options;
+
+static const char usage_text[] =
+"Usage: pallasc [options] FILE.pk\n"
+"Compile a .pk kernel file for the simulated TPU-like machine.\n"
+"\n"
+"Options:\n"
+"  -o FILE                    write the output to FILE (default: standard\n"
+"                             output for text levels)\n"
+"  -I DIR                     search DIR for #include files\n"
+"  -D NAME[=VALUE]            define a preprocessor macro (VALUE defaults to 1)\n"
+"  -U NAME                    undefine a preprocessor macro\n"
+"  -E                         preprocess only; same as --emit=pp\n"
+"  -fsyntax-only              check the syntax and the meaning, and stop\n"
+"  --preset NAME, -m NAME     the machine preset: v4 (default), v5e, v6e,\n"
+"                             small; checks and budgets follow it\n"
+"  --emit=LEVEL               stop after LEVEL and print it:\n"
+"                               pp     preprocessed tokens\n"
+"                               ast    the syntax tree with source ranges\n"
+"                               sema   the checked kernels and funcs, with\n"
+"                                      their VMEM/SMEM budget tables\n"
+"                               hlo    an .hlo input, verified and printed\n"
+"                             later versions add hlo-opt, tile,\n"
+"                             llo, asm, header, c and obj\n"
+"  --interpret --run          run an export in interpret mode and print a\n"
+"                             checksum and the first values of each output\n"
+"  --entry NAME               the export to run (default: the only one)\n"
+"  --input=KIND               generated inputs: zeros, ones, iota or\n"
+"                             random[:SEED] (default random:0); SMEM tables\n"
+"                             are zeros unless given\n"
+"  --input-file NAME=FILE     read input NAME from a .npy file\n"
+"  --smem NAME=FILE           read SMEM table NAME from a .npy file\n"
+"  --splash-causal            fill block_mask and data_next for a causal mask\n"
+"  --shuffle[=SEED]           randomise the order along parallel grid axes\n"
+"  --save-dir DIR             save each output as DIR/NAME.npy instead\n"
+"  -fdiagnostics-color=WHEN   colour diagnostics: auto (default), always, never\n"
+"  -fdiagnostics-format=FMT   text (default) or json\n"
+"  -Werror                    treat warnings as errors\n"
+"  --help                     print this help and exit\n"
+"  --version                  print the version and exit\n"
+"\n"
+"FILE may be '-' for standard input.  A FILE ending in .hlo is read as an\n"
+"XLA HLO text module (with -fsyntax-only or --emit=hlo).\n"
+"Exit status: 0 success, 1 errors in the input, 2 bad usage, 70 internal error.\n";
+
+static int
+usage_error(const char *fmt, const char *arg)
+{
+	fputs("pallasc: error: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs("\nTry 'pallasc --help' for more information.\n", stderr);
+	return EXIT_USAGE;
+}
+
+static int
+set_emit(Options *o, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < countof(emits); i++)
+		if (strcmp(emits[i].name, name) == 0) {
+			o->emit = emits[i].emit;
+			o->emit_name = emits[i].name;
+			return 0;
+		}
+	return usage_error("unknown --emit level '%s' (see --help)", name);
+}
+
+/* --preset NAME: one of the machine presets. */
+static int
+set_preset(Options *o, const char *name)
+{
+	char list[128] = "";
+	const MachPreset *mp;
+	int i;
+
+	if (mach_preset(name)) {
+		o->preset = name;
+		return 0;
+	}
+	for (i = 0; (mp = mach_preset_at(i)); i++)
+		snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+		    i ? ", " : "", mp->name);
+	fprintf(stderr, "pallasc: error: unknown preset '%s' (presets: %s)\n"
+	    "Try 'pallasc --help' for more information.\n", name, list);
+	return EXIT_USAGE;
+}
+
+/* The value of an option given as "-Xvalue" or "-X value". */
+static const char *
+optarg_of(int argc, char **argv, int *i, const char *flag)
+{
+	size_t n = strlen(flag);
+
+	if (argv[*i][n])
+		return argv[*i] + n;
+	if (*i + 1 < argc)
+		return argv[++*i];
+	return NULL;
+}
+
+/* A long option "--name=value"; returns the value or NULL. */
+static const char *
+long_value(const char *arg, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (strncmp(arg, name, n) == 0 && arg[n] == '=')
+		return arg + n + 1;
+	return NULL;
+}
+
+static int
+parse_flag(Options *o, Arena *a, int argc, char **argv, int *i)
+{
+	const char *arg = argv[*i], *v;
+	int rc;
+
+	if (strcmp(arg, "-E") == 0)
+		return set_emit(o, "pp");
+	if (strcmp(arg, "-fsyntax-only") == 0) {
+		o->emit = EMIT_SYNTAX;
+		return 0;
+	}
+	if (strcmp(arg, "-Werror") == 0) {
+		o->werror = 1;
+		return 0;
+	}
+	if ((v = long_value(arg, "--emit")))
+		return set_emit(o, v);
+	if ((v = long_value(arg, "--preset")))
+		return set_preset(o, v);
+	if (strcmp(arg, "--preset") == 0 || strncmp(arg, "-m", 2) == 0) {
+		if (!(v = arg[1] == 'm' ? optarg_of(argc, argv, i, "-m") :
+		    *i + 1 < argc ? argv[++*i] : NULL))
+			return usage_error("missing argument to '%s'", arg);
+		return set_preset(o, v);
+	}
+	if ((v = long_value(arg, "-fdiagnostics-color"))) {
+		o->color = diag_color_choice(v, stderr);
+		return o->color < 0 ? usage_error(
+		    "bad -fdiagnostics-color '%s': use auto, always or never", v) : 0;
+	}
+	if (strcmp(arg, "-fdiagnostics-color") == 0) {
+		o->color = 1;
+		return 0;
+	}
+	if ((v = long_value(arg, "-fdiagnostics-format"))) {
+		if (strcmp(v, "text") == 0)
+			o->format = DIAG_TEXT;
+		else if (strcmp(v, "json") == 0)
+			o->format = DIAG_JSON;
+		else
+			return usage_error(
+			    "bad -fdiagnostics-format '%s': use text or json", v);
+		return 0;
+	}
+	if (arg[1] == 'o' || arg[1] == 'I' || arg[1] == 'D' || arg[1] == 'U') {
+		char flag[3] = { '-', arg[1], 0 };
+		if (!(v = optarg_of(argc, argv, i, flag)))
+			return usage_error("missing argument to '%s'", flag);
+		if (arg[1] == 'o')
+			o->output = v;
+		else if (arg[1] == 'I')
+			vec_push(a, &o->incdir, v);
+		else
+			vec_push(a, &o->macro, arena_printf(a, "%s%s", flag, v));
+		return 0;
+	}
+	if ((rc = run_flag(&o->run, a, argc, argv, i)) >= 0)
+		return rc;
+	return usage_error("unknown option '%s'", arg);
+}
+
+/* Fills o from argv; returns 0, or an exit status to stop with. */
+static int
+parse_args(Options *o, Arena *a, int argc, char **argv, int *done)
+{
+	int i, rc;
+
+	o->color = -1;
+	o->emit_name = "obj";
+	for (i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+		if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+			fputs(usage_text, stdout);
+			*done = 1;
+			return 0;
+		}
+		if (strcmp(arg, "--version") == 0) {
+			printf("pallasc (pallas-c) %s\n", PACKAGE_VERSION);
+			*done = 1;
+			return 0;
+		}
+		if (arg[0] == '-' && arg[1]) {
+			if ((rc = parse_flag(o, a, argc, argv, &i)))
+				return rc;
+			continue;
+		}
+		if (o->input)
+			return usage_error("more than one input file ('%s')", arg);
+		o->input = arg;
+	}
+	if (!o->input)
+		return usage_error("%s", "no input file");
+	return run_check_opts(&o->run);
+}
+
+static TokKind
+pp_source(void *pp, Token *t)
+{
+	return pp_next(pp, t);
+}
+
+/* --emit=pp: the tokens, a line break where the source had one. */
+static void
+print_tokens(PP *pp, Buf *out)
+{
+	Token t;
+	int first = 1;
+
+	while (pp_next(pp, &t) != TK_EOF) {
+		if (!first)
+			buf_putc(out, t.bol ? '\n' : ' ');
+		buf_putn(out, t.text, (size_t)t.len);
+		first = 0;
+	}
+	if (!first)
+		buf_putc(out, '\n');
+}
+
+static int
+write_output(const Options *o, const Buf *b)
+{
+	FILE *f = o->output ? fopen(o->output, "wb") : stdout;
+
+	if (!f) {
+		fprintf(stderr, "pallasc: error: cannot write '%s': %s\n",
+		    o->output, strerror(errno));
+		return EXIT_USER;
+	}
+	if (b->n)
+		fwrite(b->p, 1, b->n, f);
+	if ((f == stdout ? fflush(f) : fclose(f)) != 0) {
+		fprintf(stderr, "pallasc: error: writing '%s' failed: %s\n",
+		    o->output ? o->output : "standard output", strerror(errno));
+		return EXIT_USER;
+	}
+	return EXIT_OK;
+}
+
+/*
+ * The preset's macros (doc/language.md 2): __PK_LANES__,
+ * __PK_SUBLANES__ and __PK_PRESET_<NAME>__, before the command line's.
+ */
+static void
+predefine(PP *pp, const MachPreset *mp)
+{
+	char m[64];
+	size_t i, n;
+
+	snprintf(m, sizeof m, "__PK_LANES__=%d", mp->lanes);
+	pp_define_cmdline(pp, m);
+	snprintf(m, sizeof m, "__PK_SUBLANES__=%d", mp->sublanes);
+	pp_define_cmdline(pp, m);
+	n = (size_t)snprintf(m, sizeof m, "__PK_PRESET_%s__", mp->name);
+	for (i = 0; i < n && i < sizeof m; i++)
+		if (m[i] >= 'a' && m[i] <= 'z')
+			m[i] = (char)(m[i] - 'a' + 'A');
+	pp_define_cmdline(pp, m);
+}
+
+/* Command-line macros, -I paths and the main file. */
+static int
+setup_pp(PP *pp, const Options *o)
+{
+	int i, bad = 0;
+
+	for (i = 0; i < o->incdir.n; i++)
+		pp_add_include_dir(pp, o->incdir.v[i]);
+	predefine(pp, mach_preset(o->preset));
+	for (i = 0; i < o->macro.n; i++) {
+		const char *m = o->macro.v[i];
+		if (m[1] == 'D')
+			bad |= pp_define_cmdline(pp, m + 2) != 0;
+		else
+			bad |= pp_undef_cmdline(pp, m + 2) != 0;
+	}
+	if (bad)
+		return -1;
+	if (strcmp(o->input, "-") == 0) {
+		Buf in = {0};
+		int rc = read_file("-", &in);
+		rc = rc ? -1 : pp_push_text(pp, "<stdin>", in.p, in.n);
+		buf_free(&in);
+		return rc;
+	}
+	return pp_push_file(pp, o->input);
+}
+
+/* The SrcMgr index of the file named on the command line. */
+static int
+main_file(const SrcMgr *sm, const char *input)
+{
+	int i;
+
+	if (strcmp(input, "-") == 0)
+		input = "<stdin>";
+	for (i = 1; i < sm->file.n; i++)
+		if (strcmp(sm->file.v[i].name, input) == 0)
+			return i;
+	return 0;
+}
+
+/*
+ * The pipeline, one stage after another; each --emit level returns after
+ * the stage that produces it.  The caller reports errors and frees.
+ */
+static int
+compile(const Options *o, Diag *d, Arena *a, Strtab *strs, Buf *out)
+{
+	PP *pp = pp_new(d, strs, a);
+	CheckedModule *cm;
+	Ast *ast;
+	int rc = EXIT_OK;
+
+	if (setup_pp(pp, o) != 0 || d->nerror)
+		goto done;
+	if (o->emit == EMIT_PP) {
+		print_tokens(pp, out);
+		goto done;
+	}
+	ast = parse_module(pp_source, pp, d, a);
+	if (d->nerror)
+		goto done;
+	if (ast->u.list.n == 0) {
+		Loc file = {0};	/* line 0: the message names the file */
+		file.file = main_file(d->sm, o->input);
+		diag_warning(d, file, "no kernel, func or export in this file");
+	}
+	if (o->emit == EMIT_AST) {
+		ast_print(out, ast);
+		goto done;
+	}
+	cm = sema_check(ast, mach_preset(o->preset), d, a);
+	if (d->nerror)
+		goto done;
+	if (o->emit == EMIT_SEMA) {
+		sema_print(out, cm);
+		goto done;
+	}
+	if (o->run.run) {
+		rc = run_module(&o->run, cm, d, out);
+		goto done;
+	}
+	if (o->emit == EMIT_SYNTAX)
+		goto done;
+	fprintf(stderr, "pallasc: error: object output is not available yet "
+	    "in this version; use --emit=ast or -fsyntax-only\n");
+	rc = EXIT_USAGE;
+done:
+	pp_free(pp);
+	return rc;
+}
+
+static int
+is_hlo_input(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n > 4 && strcmp(path + n - 4, ".hlo") == 0;
+}
+
+/* An .hlo input: read, verify, and for --emit=hlo print it back. */
+static int
+compile_hlo(const Options *o, Diag *d, Arena *a, Strtab *strs, Buf *out)
+{
+	Buf in = {0};
+	HloModule *m;
+	int rc = read_file(o->input, &in);
+
+	if (o->emit != EMIT_HLO && o->emit != EMIT_SYNTAX) {
+		buf_free(&in);
+		return usage_error("an .hlo input takes -fsyntax-only or "
+		    "--emit=hlo, not --emit=%s", o->emit_name);
+	}
+	if (rc != 0) {
+		fprintf(stderr, "pallasc: error: cannot read '%s': %s\n",
+		    o->input, strerror(rc));
+		return EXIT_USER;
+	}
+	m = hlo_read(d, srcmgr_add(d->sm, o->input, in.p ? in.p : "", in.n),
+	    a, strs);
+	buf_free(&in);
+	if (m && hlo_verify(m, d) == 0 && o->emit == EMIT_HLO)
+		hlo_print(out, m);
+	return d->nerror ? EXIT_USER : EXIT_OK;
+}
 
 int
 main(int argc, char **argv)
 {
-	if (argc > 1 && strcmp(argv[1], "--version") == 0) {
-		printf("pallasc (pallas-c) %s\n", PACKAGE_VERSION);
-		return 0;
+	Options o = {0};
+	Arena a = {0};
+	SrcMgr sm;
+	Strtab strs;
+	Diag d;
+	Buf out = {0};
+	int done = 0, rc;
+
+	if ((rc = parse_args(&o, &a, argc, argv, &done)) || done) {
+		arena_free(&a);
+		return rc;
 	}
-	fprintf(stderr, "usage: pallasc [options] file.pk\n");
-	return 2;
+	if (o.emit == EMIT_LATER) {
+		fprintf(stderr, "pallasc: error: --emit=%s is not available yet "
+		    "in this version\n", o.emit_name);
+		arena_free(&a);
+		return EXIT_USAGE;
+	}
+	if (o.emit == EMIT_HLO && !is_hlo_input(o.input)) {
+		fprintf(stderr, "pallasc: error: lowering funcs to HLO is not "
+		    "available yet; --emit=hlo needs an .hlo input\n");
+		arena_free(&a);
+		return EXIT_USAGE;
+	}
+	srcmgr_init(&sm);
+	strtab_init(&strs, &a);
+	diag_init(&d, &sm, stderr);
+	d.format = o.format;
+	d.werror = o.werror;
+	d.color = o.color >= 0 ? o.color : diag_color_choice("auto", stderr);
+	rc = is_hlo_input(o.input) ? compile_hlo(&o, &d, &a, &strs, &out) :
+	    compile(&o, &d, &a, &strs, &out);
+	diag_finish(&d);
+	if (d.nerror)
+		rc = EXIT_USER;
+	else if (rc == EXIT_OK)
+		rc = write_output(&o, &out);
+	buf_free(&out);
+	strtab_free(&strs);
+	srcmgr_free(&sm);
+	arena_free(&a);
+	return rc;
 }

@@ -57,30 +57,101 @@ put(Diag *d, const char *color, const char *s)
 		fputs(s, d->out);
 }
 
+/* Length of the valid UTF-8 sequence at s[0..n), or 0 if it is not one. */
+static int
+utf8_len(const unsigned char *s, int n)
+{
+	int len, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	len = s[0] >= 0xf0 && s[0] < 0xf5 ? 4 : s[0] >= 0xe0 ? 3 :
+	    s[0] >= 0xc2 && s[0] < 0xe0 ? 2 : 0;
+	if (len == 0 || len > n)
+		return 0;
+	for (i = 1; i < len; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return len;
+}
+
+/* Display columns of s[0..n): a UTF-8 character counts once. */
+static int
+display_cols(const char *s, int n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	int i = 0, cols = 0, k;
+
+	while (i < n) {
+		k = utf8_len(u + i, n - i);
+		i += k ? k : 1;
+		cols++;
+	}
+	return cols;
+}
+
+/*
+ * Echoes s[0..n) for the terminal: control characters become spaces and
+ * bytes that are not UTF-8 become '?', one column each.
+ */
+static void
+echo(FILE *out, const char *s, int n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	int i = 0, k;
+
+	while (i < n) {
+		k = utf8_len(u + i, n - i);
+		if (k > 1)
+			fwrite(u + i, 1, (size_t)k, out);
+		else if (k == 0)
+			fputc('?', out);
+		else
+			fputc(u[i] < 0x20 && u[i] != '\t' ? ' ' : u[i], out);
+		i += k ? k : 1;
+	}
+}
+
+/* The padding under s[0..n) up to byte column col; tabs stay tabs. */
+static void
+pad(FILE *out, const char *s, int n, int col)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	int i = 0, k;
+
+	while (i < n && i < col - 1) {
+		k = utf8_len(u + i, n - i);
+		fputc(u[i] == '\t' ? '\t' : ' ', out);
+		i += k ? k : 1;
+	}
+	for (; i < col - 1; i++)	/* a column past the end of the line */
+		fputc(' ', out);
+}
+
 /* The source line with a gutter, then a caret and '~' under the range. */
 static void
 show_line(Diag *d, Loc loc, DiagKind k)
 {
-	int n, i, end;
+	int n, i, end, width;
 	const char *s = srcmgr_line(d->sm, loc.file, loc.line, &n);
-	char gutter[32];
 
 	if (!s || loc.col < 1)
 		return;
-	snprintf(gutter, sizeof gutter, "%5d | ", loc.line);
-	fputs(gutter, d->out);
-	for (i = 0; i < n; i++)	/* keep the caret aligned: tabs stay tabs */
-		fputc((unsigned char)s[i] < 0x20 && s[i] != '\t' ? ' ' : s[i], d->out);
+	fprintf(d->out, "%5d | ", loc.line);
+	echo(d->out, s, n);
 	fputs("\n      | ", d->out);
-	for (i = 1; i < loc.col && i <= n; i++)
-		fputc(s[i - 1] == '\t' ? '\t' : ' ', d->out);
+	pad(d->out, s, n, loc.col);
 	end = loc.eline == loc.line && loc.ecol >= loc.col ? loc.ecol : loc.col;
 	if (loc.eline > loc.line)
 		end = n > loc.col ? n : loc.col;
+	width = end - loc.col + 1;
+	if (loc.col <= n)
+		width = display_cols(s + loc.col - 1, (end < n ? end : n) -
+		    loc.col + 1) + (end > n ? end - n : 0);
 	if (d->color)
 		fputs(k == DIAG_NOTE ? kindcolor[DIAG_NOTE] : GREEN, d->out);
 	fputc('^', d->out);
-	for (i = loc.col + 1; i <= end; i++)
+	for (i = 1; i < width; i++)
 		fputc('~', d->out);
 	if (d->color)
 		fputs(RESET, d->out);
@@ -152,22 +223,43 @@ json_one(Diag *d, DiagKind k, Loc loc, const char *msg)
 		buf_puts(b, "}");
 }
 
-/* Notes naming each macro expansion that the location went through. */
+static void
+one_note(Diag *d, Loc loc, const char *msg)
+{
+	if (d->format == DIAG_JSON)
+		json_one(d, DIAG_NOTE, loc, msg);
+	else
+		text_one(d, DIAG_NOTE, loc, msg);
+}
+
+/*
+ * Notes naming each macro expansion that the location went through,
+ * innermost first.  A long chain shows its first few links, a count, and
+ * always the outermost one: the place the user wrote.
+ */
+#define MAX_EXP_NOTES 6
 static void
 expansion_notes(Diag *d, Loc loc)
 {
-	int depth = 0;
+	int chain[64], n = 0, i;
+	char msg[256];
 
-	while (loc.exp > 0 && loc.exp < d->sm->exp.n && depth++ < 32) {
-		const SrcExp *e = &d->sm->exp.v[loc.exp];
-		char msg[256];
-
+	while (loc.exp > 0 && loc.exp < d->sm->exp.n && n < (int)countof(chain)) {
+		chain[n++] = loc.exp;
+		loc = d->sm->exp.v[loc.exp].use;
+	}
+	for (i = 0; i < n; i++) {
+		const SrcExp *e = &d->sm->exp.v[chain[i]];
+		if (i == MAX_EXP_NOTES && n > MAX_EXP_NOTES + 1) {
+			Loc none = {0};
+			snprintf(msg, sizeof msg, "(%d more macro expansions)",
+			    n - 1 - MAX_EXP_NOTES);
+			one_note(d, none, msg);
+			i = n - 1;
+			e = &d->sm->exp.v[chain[i]];
+		}
 		snprintf(msg, sizeof msg, "in expansion of macro '%s'", e->macro);
-		if (d->format == DIAG_JSON)
-			json_one(d, DIAG_NOTE, e->use, msg);
-		else
-			text_one(d, DIAG_NOTE, e->use, msg);
-		loc = e->use;
+		one_note(d, e->use, msg);
 	}
 }
 

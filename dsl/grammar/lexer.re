@@ -29,6 +29,24 @@ tok_kind_name(TokKind k)
 	return k < NTOK ? kindname[k] : "token";
 }
 
+/*
+ * A NUL byte means a binary file, not a kernel: one error, and the file
+ * reads as empty, instead of a cascade of stray-character errors.
+ */
+static void
+binary_check(Lexer *lx)
+{
+	const char *nul = memchr(lx->start, 0, (size_t)(lx->lim - lx->start));
+	Loc l = {0};
+
+	if (!nul)
+		return;
+	l.file = lx->file;	/* line 0: the message names the file only */
+	diag_error(lx->diag, l, "this is not a text file: it contains a NUL "
+	    "byte at offset %ld", (long)(nul - lx->start));
+	lx->cur = lx->lim;
+}
+
 void
 lex_init(Lexer *lx, Diag *d, Strtab *strs, Arena *a, int file)
 {
@@ -43,6 +61,7 @@ lex_init(Lexer *lx, Diag *d, Strtab *strs, Arena *a, int file)
 	lx->diag = d;
 	lx->strs = strs;
 	lx->arena = a;
+	binary_check(lx);
 }
 
 /* The location of text p[0..n) on the current line. */
@@ -142,7 +161,7 @@ number_body(const char *s, int n, int *isfloat)
 static void
 number(Lexer *lx, Token *t)
 {
-	char tmp[512];
+	char tmp[512], *end;
 	int isfloat, nd = number_body(t->text, t->len, &isfloat);
 	const char *suf = t->text + nd;
 	int nsuf = t->len - nd;
@@ -174,9 +193,15 @@ number(Lexer *lx, Token *t)
 		return;
 	}
 	if (tmp[1] == 'b' || tmp[1] == 'B')
-		t->v.i = strtoull(tmp + 2, NULL, 2);
+		t->v.i = strtoull(tmp + 2, &end, 2);
 	else
-		t->v.i = strtoull(tmp, NULL, 0);
+		t->v.i = strtoull(tmp, &end, 0);
+	if (*end) {	/* stopped early: 8 or 9 in an octal literal */
+		diag_error(lx->diag, t->loc,
+		    "invalid digit '%c' in octal literal '%s'", *end, tmp);
+		t->v.i = 0;
+		return;
+	}
 	if (errno == ERANGE || t->v.i > (uint64_t)INT64_MAX) {
 		diag_error(lx->diag, t->loc,
 		    "integer literal '%s' is too large for 64 bits", tmp);
@@ -236,6 +261,12 @@ string(Lexer *lx, Token *t, int closed)
 	t->v.s = out;
 }
 
+static int
+bad_byte(unsigned char c)
+{
+	return c >= 0x7f || (c < 0x20 && !strchr("\t\n\v\f\r", c));
+}
+
 /* One error for a run of bad bytes (binary garbage gives one error). */
 static void
 stray(Lexer *lx, const char *p)
@@ -243,12 +274,12 @@ stray(Lexer *lx, const char *p)
 	const char *q = p;
 	unsigned char c = (unsigned char)*p;
 
-	while (q < lx->lim && (unsigned char)*q >= 0x80)
+	while (q < lx->lim && bad_byte((unsigned char)*q))
 		q++;
 	if (q > p + 1 || c >= 0x80) {
 		lx->cur = q;
 		diag_error(lx->diag, here(lx, p, (int)(q - p)),
-		    "stray bytes outside ASCII in program (%d byte%s)",
+		    "stray bytes in program (%d byte%s: not printable ASCII)",
 		    (int)(q - p), q - p == 1 ? "" : "s");
 		return;
 	}

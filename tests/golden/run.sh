@@ -1,0 +1,117 @@
+#!/bin/sh
+# run.sh - golden tests of the parser: each tests/golden/**/NAME.pk is
+# compiled with --emit=ast and its output compared with NAME.ast beside it
+# (diff -u).  When NAME.err exists, the input has syntax errors: the exit
+# status must be 1 and stderr must equal NAME.err; otherwise the exit
+# status must be 0 and stderr empty.  The kernels (kernels/*/NAME.pk) are
+# checked the same way against tests/golden/kernels/NAME.ast.
+#
+# Paths are given to pallasc relative to the source tree, so diagnostics
+# in .err files are stable.  With REGEN=1 the expected files are rewritten
+# instead (scripts/regen-golden); review the diff before committing it.
+#
+# Environment: PALLASC, top_srcdir (set by make check).
+: "${PALLASC:?PALLASC must name the pallasc binary}"
+: "${top_srcdir:?top_srcdir must name the source tree}"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/golden.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+cd "$top_srcdir" || exit 99
+
+fail=0
+total=0
+
+# check INPUT EXPECTED-AST [EXPECTED-ERR]
+check() {
+	total=$((total + 1))
+	"$PALLASC" --emit=ast -fdiagnostics-color=never "$1" \
+		>"$tmp/out" 2>"$tmp/err"
+	status=$?
+	if [ "${REGEN:-0}" = 1 ]; then
+		cp "$tmp/out" "$2"
+		rm -f "${2%.ast}.err"
+		if [ $status -ne 0 ] || [ -s "$tmp/err" ]; then
+			cp "$tmp/err" "${2%.ast}.err"
+		fi
+		echo "wrote $2"
+		return
+	fi
+	if [ -f "$3" ]; then
+		want=1
+	else
+		want=0
+	fi
+	if [ $status -ne $want ]; then
+		echo "FAIL: $1: exit status $status, expected $want"
+		cat "$tmp/err"
+		fail=$((fail + 1))
+		return
+	fi
+	if [ ! -f "$2" ]; then
+		echo "FAIL: $1: no expected dump $2"
+		fail=$((fail + 1))
+		return
+	fi
+	if ! diff -u "$2" "$tmp/out"; then
+		echo "FAIL: $1: AST differs from $2"
+		fail=$((fail + 1))
+		return
+	fi
+	if [ $want = 1 ]; then
+		if ! diff -u "$3" "$tmp/err"; then
+			echo "FAIL: $1: diagnostics differ from $3"
+			fail=$((fail + 1))
+		fi
+	elif [ -s "$tmp/err" ]; then
+		echo "FAIL: $1: unexpected diagnostics"
+		cat "$tmp/err"
+		fail=$((fail + 1))
+	fi
+}
+
+for pk in $(find tests/golden -name '*.pk' | LC_ALL=C sort); do
+	check "$pk" "${pk%.pk}.ast" "${pk%.pk}.err"
+done
+for pk in kernels/*/*.pk; do
+	name=$(basename "$pk" .pk)
+	check "$pk" "tests/golden/kernels/$name.ast" \
+		"tests/golden/kernels/$name.err"
+done
+
+# The checked kernels: --emit=sema of each kernel under the default preset
+# (tests/golden/sema/NAME.sema) and the small one (NAME-small.sema).
+# check_sema KERNEL EXPECTED [PALLASC-ARGS...]
+check_sema() {
+	total=$((total + 1))
+	pk=$1
+	want=$2
+	shift 2
+	"$PALLASC" --emit=sema -fdiagnostics-color=never "$@" "$pk" \
+		>"$tmp/out" 2>"$tmp/err"
+	status=$?
+	if [ "${REGEN:-0}" = 1 ]; then
+		cp "$tmp/out" "$want"
+		echo "wrote $want"
+		return
+	fi
+	if [ $status -ne 0 ] || [ -s "$tmp/err" ]; then
+		echo "FAIL: $pk $*: exit status $status or diagnostics"
+		cat "$tmp/err"
+		fail=$((fail + 1))
+	elif ! diff -u "$want" "$tmp/out"; then
+		echo "FAIL: $pk $*: checked module differs from $want"
+		fail=$((fail + 1))
+	fi
+}
+for pk in kernels/*/*.pk; do
+	name=$(basename "$pk" .pk)
+	check_sema "$pk" "tests/golden/sema/$name.sema"
+	check_sema "$pk" "tests/golden/sema/$name-small.sema" --preset small
+done
+
+if [ "${REGEN:-0}" = 1 ]; then
+	echo "regenerated $total golden files; review them with git diff"
+	exit 0
+fi
+echo "golden: $total checked, $fail failed"
+[ $fail -eq 0 ]
