@@ -1,0 +1,632 @@
+/*
+ * eval.c - the reference evaluator: runs an HLO module on host buffers,
+ * instruction by instruction in text order.  It is the numerical oracle of
+ * the graph path, so it is plain and deterministic: every value is rounded
+ * to its element type after each operation (bf16 to nearest even),
+ * integers wrap, integer division by zero gives -1 (remainder: the
+ * dividend).  Supports pred, s8-s32, u8-u32, bf16, f32 and f64; anything
+ * else, and opcodes without semantics here (custom-call, pad, ...), stop
+ * the run with a message.  Data movement, reduce and dot: eval_array.c.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph/eval.h"
+
+size_t
+hlo_type_size(HloType t)
+{
+	static const unsigned char size[NHT] = {
+		[HT_PRED] = 1, [HT_S8] = 1, [HT_S16] = 2, [HT_S32] = 4,
+		[HT_S64] = 8, [HT_U8] = 1, [HT_U16] = 2, [HT_U32] = 4,
+		[HT_U64] = 8, [HT_F16] = 2, [HT_BF16] = 2, [HT_F32] = 4,
+		[HT_F64] = 8,
+	};
+	return t < NHT ? size[t] : 0;
+}
+
+int64_t
+hlo_buf_elems(const HloBuf *b)
+{
+	HloShape s = hlo_shape_array(b->type, b->rank, b->dim);
+
+	return b->rank < 0 || b->rank > HLO_MAXRANK ? -1 : hlo_shape_elems(&s);
+}
+
+HloBuf
+hlo_buf_new(HloType t, int rank, const int64_t *dim)
+{
+	HloBuf b;
+	int64_t n;
+
+	memset(&b, 0, sizeof b);
+	b.type = t;
+	b.rank = rank;
+	if (rank > 0)
+		memcpy(b.dim, dim, (size_t)rank * sizeof *dim);
+	n = hlo_buf_elems(&b);
+	b.data = xcalloc(n > 0 ? (size_t)n : 1, hlo_type_size(t) ?
+	    hlo_type_size(t) : 1);
+	return b;
+}
+
+void
+hlo_buf_free(HloBuf *b)
+{
+	free(b->data);
+	b->data = NULL;
+}
+
+float
+hlo_bf16_to_f32(uint16_t h)
+{
+	uint32_t u = (uint32_t)h << 16;
+	float f;
+
+	memcpy(&f, &u, sizeof f);
+	return f;
+}
+
+uint16_t
+hlo_f32_to_bf16(float f)
+{
+	uint32_t u;
+
+	memcpy(&u, &f, sizeof u);
+	if ((u & 0x7fffffffu) > 0x7f800000u)
+		return (uint16_t)((u >> 16) | 0x40);	/* quiet NaN */
+	u += 0x7fffu + ((u >> 16) & 1);
+	return (uint16_t)(u >> 16);
+}
+
+void
+ev_fail(Ev *e, const HloInstr *in, const char *fmt, ...)
+{
+	va_list ap;
+	int n = 0;
+
+	if (e->failed)
+		return;
+	e->failed = 1;
+	if (in)
+		n = snprintf(e->err, e->nerr, "%d:%d: '%s': ", in->loc.line,
+		    in->loc.col, in->name);
+	if (n < 0 || (size_t)n >= e->nerr)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(e->err + n, e->nerr - (size_t)n, fmt, ap);
+	va_end(ap);
+}
+
+static int
+supported(HloType t)
+{
+	return t != HT_NONE && t != HT_S64 && t != HT_U64 && t != HT_F16 &&
+	    t != HT_TOKEN && t != HT_TUPLE;
+}
+
+/* A fresh array value; NULL (run failed) if too large or of a bad type. */
+Val *
+ev_array(Ev *e, const HloInstr *in, HloType t, int rank, const int64_t *dim)
+{
+	Val *v = arena_alloc(e->a, sizeof *v);
+
+	v->shape = hlo_shape_array(t, rank, dim);
+	v->n = hlo_shape_elems(&v->shape);
+	if (!supported(t)) {
+		ev_fail(e, in, "element type %s is not supported by the "
+		    "evaluator", hlo_type_name(t));
+		return NULL;
+	}
+	if (v->n < 0 || v->n > EVAL_MAXELEMS) {
+		ev_fail(e, in, "value is too large for the evaluator");
+		return NULL;
+	}
+	v->v = arena_alloc(e->a, (size_t)(v->n ? v->n : 1) * sizeof(double));
+	return v;
+}
+
+static double
+wrap(HloType t, int64_t x)
+{
+	switch (t) {
+	case HT_S8: return (int8_t)(uint8_t)x;
+	case HT_S16: return (int16_t)(uint16_t)x;
+	case HT_S32: return (int32_t)(uint32_t)x;
+	case HT_U8: return (uint8_t)x;
+	case HT_U16: return (uint16_t)x;
+	case HT_U32: return (uint32_t)x;
+	default: return (double)x;
+	}
+}
+
+double
+ev_round(HloType t, double x)
+{
+	if (t == HT_F32)
+		return (float)x;
+	if (t == HT_BF16)
+		return hlo_bf16_to_f32(hlo_f32_to_bf16((float)x));
+	if (t == HT_PRED)
+		return x != 0;
+	if (hlo_type_is_int(t)) {
+		if (isnan(x))
+			return 0;
+		if (x >= 9.2e18 || x <= -9.2e18)	/* saturate */
+			x = x > 0 ? 9.2e18 : -9.2e18;
+		return wrap(t, (int64_t)x);
+	}
+	return x;
+}
+
+static int64_t
+ipow(int64_t b, int64_t x)
+{
+	uint64_t r = 1, ub = (uint64_t)b;
+
+	if (x < 0)
+		return b == 1 ? 1 : b == -1 ? (x & 1 ? -1 : 1) : 0;
+	for (; x; x >>= 1, ub *= ub)
+		if (x & 1)
+			r *= ub;
+	return (int64_t)r;
+}
+
+static double
+int_binary(HloOp op, HloType t, int64_t a, int64_t b)
+{
+	uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
+
+	switch (op) {
+	case HLO_ADD: return wrap(t, (int64_t)(ua + ub));
+	case HLO_SUBTRACT: return wrap(t, (int64_t)(ua - ub));
+	case HLO_MULTIPLY: return wrap(t, (int64_t)(ua * ub));
+	case HLO_DIVIDE: return b == 0 ? wrap(t, -1) : wrap(t, a / b);
+	case HLO_REMAINDER: return b == 0 ? (double)a : wrap(t, a % b);
+	case HLO_MAXIMUM: return (double)(a > b ? a : b);
+	case HLO_MINIMUM: return (double)(a < b ? a : b);
+	case HLO_POWER: return wrap(t, ipow(a, b));
+	case HLO_AND: return wrap(t, a & b);
+	case HLO_OR: return wrap(t, a | b);
+	case HLO_XOR: return wrap(t, a ^ b);
+	default: return wrap(t, (int64_t)atan2((double)a, (double)b));
+	}
+}
+
+/* XLA's maximum/minimum propagate NaN. */
+double
+ev_binary(HloOp op, HloType t, double a, double b)
+{
+	double r;
+
+	if (!hlo_type_is_float(t))
+		return ev_round(t, int_binary(op, t, (int64_t)a, (int64_t)b));
+	switch (op) {
+	case HLO_ADD: r = a + b; break;
+	case HLO_SUBTRACT: r = a - b; break;
+	case HLO_MULTIPLY: r = a * b; break;
+	case HLO_DIVIDE: r = a / b; break;
+	case HLO_REMAINDER: r = fmod(a, b); break;
+	case HLO_MAXIMUM: r = isnan(a) || isnan(b) ? NAN : a > b ? a : b; break;
+	case HLO_MINIMUM: r = isnan(a) || isnan(b) ? NAN : a < b ? a : b; break;
+	case HLO_POWER: r = pow(a, b); break;
+	case HLO_ATAN2: r = atan2(a, b); break;
+	default: r = NAN; break;
+	}
+	return ev_round(t, r);
+}
+
+static double
+sign(double x)
+{
+	return x > 0 ? 1 : x < 0 ? -1 : x;
+}
+
+static double
+float_unary(HloOp op, double x)
+{
+	switch (op) {
+	case HLO_ABS: return fabs(x);
+	case HLO_NEGATE: return -x;
+	case HLO_EXP: return exp(x);
+	case HLO_EXPM1: return expm1(x);
+	case HLO_LOG: return log(x);
+	case HLO_LOG1P: return log1p(x);
+	case HLO_SQRT: return sqrt(x);
+	case HLO_RSQRT: return 1 / sqrt(x);
+	case HLO_TANH: return tanh(x);
+	case HLO_LOGISTIC: return 1 / (1 + exp(-x));
+	case HLO_ERF: return erf(x);
+	case HLO_SINE: return sin(x);
+	case HLO_COSINE: return cos(x);
+	case HLO_FLOOR: return floor(x);
+	case HLO_CEIL: return ceil(x);
+	case HLO_SIGN: return sign(x);
+	case HLO_ROUND_EVEN: return nearbyint(x);
+	default: return x;	/* copy */
+	}
+}
+
+static Val *
+unary(Ev *e, const HloInstr *in, Val *a)
+{
+	HloType t = a->shape.type;
+	Val *r = ev_array(e, in, t, a->shape.rank, a->shape.dim);
+	int64_t i;
+	int isf = hlo_type_is_float(t);
+
+	if (!r)
+		return NULL;
+	if (!isf && in->op != HLO_ABS && in->op != HLO_NEGATE &&
+	    in->op != HLO_SIGN && in->op != HLO_NOT && in->op != HLO_COPY) {
+		ev_fail(e, in, "'%s' on %s is not supported", hlo_op_name(in->op),
+		    hlo_type_name(t));
+		return NULL;
+	}
+	if (isf && in->op == HLO_NOT) {
+		ev_fail(e, in, "'not' needs integers or pred");
+		return NULL;
+	}
+	for (i = 0; i < a->n; i++) {
+		double x = a->v[i];
+		if (isf)
+			r->v[i] = ev_round(t, float_unary(in->op, x));
+		else if (in->op == HLO_NOT)
+			r->v[i] = t == HT_PRED ? !x : wrap(t, ~(int64_t)x);
+		else if (in->op == HLO_COPY)
+			r->v[i] = x;
+		else
+			r->v[i] = wrap(t, in->op == HLO_ABS ? (int64_t)fabs(x) :
+			    in->op == HLO_NEGATE ? -(int64_t)x : (int64_t)sign(x));
+	}
+	return r;
+}
+
+static Val *
+binary(Ev *e, const HloInstr *in, Val *a, Val *b)
+{
+	HloType t = a->shape.type;
+	Val *r = ev_array(e, in, t, a->shape.rank, a->shape.dim);
+	int64_t i;
+
+	if (!r)
+		return NULL;
+	if (hlo_type_is_float(t) && (in->op == HLO_AND || in->op == HLO_OR ||
+	    in->op == HLO_XOR)) {
+		ev_fail(e, in, "'%s' needs integers or pred", hlo_op_name(in->op));
+		return NULL;
+	}
+	for (i = 0; i < a->n; i++)
+		r->v[i] = ev_binary(in->op, t, a->v[i], b->v[i]);
+	return r;
+}
+
+static int
+cmp(HloCmp c, double a, double b)
+{
+	switch (c) {
+	case CMP_EQ: return a == b;
+	case CMP_NE: return a != b;
+	case CMP_LT: return a < b;
+	case CMP_LE: return a <= b;
+	case CMP_GT: return a > b;
+	default: return a >= b;
+	}
+}
+
+static Val *
+compare(Ev *e, const HloInstr *in, Val *a, Val *b)
+{
+	Val *r = ev_array(e, in, HT_PRED, a->shape.rank, a->shape.dim);
+	int64_t i;
+
+	for (i = 0; r && i < a->n; i++)
+		r->v[i] = cmp(in->cmp, a->v[i], b->v[i]);
+	return r;
+}
+
+/* select(p, x, y) and clamp(lo, x, hi); p, lo, hi may be scalars. */
+static Val *
+ternary(Ev *e, const HloInstr *in, Val **o)
+{
+	Val *x = o[1], *r;
+	int64_t i;
+
+	if (!(r = ev_array(e, in, x->shape.type, x->shape.rank, x->shape.dim)))
+		return NULL;
+	for (i = 0; i < x->n; i++) {
+		double p = o[0]->v[o[0]->n == 1 ? 0 : i];
+		double q = o[2]->v[o[2]->n == 1 ? 0 : i];
+		if (in->op == HLO_SELECT)
+			r->v[i] = p != 0 ? x->v[i] : q;
+		else
+			r->v[i] = ev_binary(HLO_MINIMUM, x->shape.type,
+			    ev_binary(HLO_MAXIMUM, x->shape.type, x->v[i], p), q);
+	}
+	return r;
+}
+
+/* convert and is-finite: elementwise into the result's element type. */
+static Val *
+convert(Ev *e, const HloInstr *in, Val *a)
+{
+	HloType t = in->op == HLO_IS_FINITE ? HT_PRED : in->shape.type;
+	Val *r = ev_array(e, in, t, a->shape.rank, a->shape.dim);
+	int64_t i;
+
+	for (i = 0; r && i < a->n; i++) {
+		double x = a->v[i];
+		if (in->op == HLO_IS_FINITE)
+			r->v[i] = isfinite(x);
+		else if (hlo_type_is_int(t) && hlo_type_is_float(a->shape.type))
+			r->v[i] = ev_round(t, trunc(x));
+		else
+			r->v[i] = ev_round(t, x);
+	}
+	return r;
+}
+
+/* reshape and bitcast (same element type, row-major order). */
+static Val *
+reshape(Ev *e, const HloInstr *in, Val *a)
+{
+	Val *r;
+
+	if (in->shape.type != a->shape.type ||
+	    !hlo_layout_is_default(&in->shape.layout, in->shape.rank) ||
+	    !hlo_layout_is_default(&a->shape.layout, a->shape.rank)) {
+		ev_fail(e, in, "'%s' that changes the element type or layout "
+		    "is not supported", hlo_op_name(in->op));
+		return NULL;
+	}
+	r = arena_alloc(e->a, sizeof *r);
+	*r = *a;
+	r->shape = hlo_shape_array(a->shape.type, in->shape.rank,
+	    in->shape.dim);
+	return r;
+}
+
+static Val *
+constant(Ev *e, const HloInstr *in)
+{
+	const HloShape *s = &in->shape;
+	Val *r = ev_array(e, in, s->type, s->rank, s->dim);
+	int64_t i;
+
+	if (r && r->n != in->lit.n) {
+		ev_fail(e, in, "constant has no values");
+		return NULL;
+	}
+	for (i = 0; r && i < r->n; i++)
+		r->v[i] = ev_round(s->type, in->lit.v[i]);
+	return r;
+}
+
+static Val *
+tuple(Ev *e, Val **ops, int n)
+{
+	Val *r = arena_alloc(e->a, sizeof *r);
+	int i;
+
+	r->shape.type = HT_TUPLE;
+	r->shape.ntuple = n;
+	r->elem = arena_alloc(e->a, (size_t)(n ? n : 1) * sizeof *r->elem);
+	for (i = 0; i < n; i++)
+		r->elem[i] = ops[i];
+	return r;
+}
+
+static Val *
+copy_start(Ev *e, const HloInstr *in, Val *a)
+{
+	Val *ctx = ev_array(e, in, HT_U32, 0, NULL), *el[3];
+
+	if (!ctx)
+		return NULL;
+	el[0] = a;
+	el[1] = a;
+	el[2] = ctx;
+	return tuple(e, el, 3);
+}
+
+static Val *
+call(Ev *e, const HloInstr *in, Val **ops)
+{
+	if (in->callee < 0 || in->callee >= e->m->comp.n) {
+		ev_fail(e, in, "no called computation");
+		return NULL;
+	}
+	return ev_comp(e, e->m->comp.v[in->callee], ops, in->noperand);
+}
+
+static Val *
+other(Ev *e, const HloInstr *in, Val **o)
+{
+	switch (in->op) {
+	case HLO_CONSTANT: return constant(e, in);
+	case HLO_IOTA: return ev_iota(e, in);
+	case HLO_COMPARE: return compare(e, in, o[0], o[1]);
+	case HLO_SELECT: case HLO_CLAMP: return ternary(e, in, o);
+	case HLO_CONVERT: case HLO_IS_FINITE: return convert(e, in, o[0]);
+	case HLO_BROADCAST: return ev_broadcast(e, in, o[0]);
+	case HLO_RESHAPE: case HLO_BITCAST: return reshape(e, in, o[0]);
+	case HLO_TRANSPOSE: return ev_transpose(e, in, o[0]);
+	case HLO_SLICE: return ev_slice(e, in, o[0]);
+	case HLO_CONCATENATE: return ev_concatenate(e, in, o);
+	case HLO_REDUCE: return ev_reduce(e, in, o);
+	case HLO_DOT: return ev_dot(e, in, o[0], o[1]);
+	case HLO_TUPLE: return tuple(e, o, in->noperand);
+	case HLO_GTE: return o[0]->elem[in->num];
+	case HLO_FUSION: case HLO_CALL: return call(e, in, o);
+	case HLO_COPY_START: return copy_start(e, in, o[0]);
+	case HLO_COPY_DONE: return o[0]->elem[0];
+	default:
+		ev_fail(e, in, "'%s' is not supported by the evaluator",
+		    hlo_op_name(in->op));
+		return NULL;
+	}
+}
+
+static Val *
+instr(Ev *e, const HloInstr *in, Val **o, Val **args, int nargs)
+{
+	if (in->op == HLO_PARAMETER) {
+		if (in->num >= nargs) {
+			ev_fail(e, in, "no argument for parameter %lld",
+			    (long long)in->num);
+			return NULL;
+		}
+		return args[in->num];
+	}
+	switch (hlo_op_class(in->op)) {
+	case HC_UNARY: return unary(e, in, o[0]);
+	case HC_BINARY: return binary(e, in, o[0], o[1]);
+	default: return other(e, in, o);
+	}
+}
+
+/* Runs c on args; NULL once the run has failed. */
+Val *
+ev_comp(Ev *e, const HloComp *c, Val **args, int nargs)
+{
+	Val **vals, *ops[64], **o;
+	Val *r = NULL;
+	int i, j;
+
+	if (++e->depth > HLO_MAXDEPTH) {
+		ev_fail(e, NULL, "calls are nested too deeply");
+		e->depth--;
+		return NULL;
+	}
+	vals = arena_alloc(e->a, (size_t)c->instr.n * sizeof *vals);
+	for (i = 0; i < c->instr.n && !e->failed; i++) {
+		const HloInstr *in = c->instr.v[i];
+		o = in->noperand <= 64 ? ops :
+		    arena_alloc(e->a, (size_t)in->noperand * sizeof *o);
+		for (j = 0; j < in->noperand; j++)
+			o[j] = vals[in->operand[j]];
+		vals[i] = instr(e, in, o, args, nargs);
+		if (!vals[i])
+			ev_fail(e, in, "evaluation failed");
+	}
+	if (!e->failed)
+		r = vals[c->root];
+	e->depth--;
+	return r;
+}
+
+static double
+load(HloType t, const void *p, int64_t i)
+{
+	switch (t) {
+	case HT_PRED: return ((const uint8_t *)p)[i] != 0;
+	case HT_S8: return ((const int8_t *)p)[i];
+	case HT_S16: return ((const int16_t *)p)[i];
+	case HT_S32: return ((const int32_t *)p)[i];
+	case HT_U8: return ((const uint8_t *)p)[i];
+	case HT_U16: return ((const uint16_t *)p)[i];
+	case HT_U32: return ((const uint32_t *)p)[i];
+	case HT_BF16: return hlo_bf16_to_f32(((const uint16_t *)p)[i]);
+	case HT_F32: return ((const float *)p)[i];
+	default: return ((const double *)p)[i];
+	}
+}
+
+static void
+store(HloType t, void *p, int64_t i, double x)
+{
+	switch (t) {
+	case HT_PRED: ((uint8_t *)p)[i] = x != 0; break;
+	case HT_S8: ((int8_t *)p)[i] = (int8_t)x; break;
+	case HT_S16: ((int16_t *)p)[i] = (int16_t)x; break;
+	case HT_S32: ((int32_t *)p)[i] = (int32_t)x; break;
+	case HT_U8: ((uint8_t *)p)[i] = (uint8_t)x; break;
+	case HT_U16: ((uint16_t *)p)[i] = (uint16_t)x; break;
+	case HT_U32: ((uint32_t *)p)[i] = (uint32_t)x; break;
+	case HT_BF16: ((uint16_t *)p)[i] = hlo_f32_to_bf16((float)x); break;
+	case HT_F32: ((float *)p)[i] = (float)x; break;
+	default: ((double *)p)[i] = x; break;
+	}
+}
+
+/* Argument n as a value, checked against the entry parameter's shape. */
+static Val *
+arg_value(Ev *e, const HloComp *entry, const HloBuf *b, int n)
+{
+	const HloInstr *p = hlo_param(entry, n);
+	HloShape s;
+	Val *v;
+	int64_t i;
+
+	if (b->rank < 0 || b->rank > HLO_MAXRANK || !b->data) {
+		ev_fail(e, p, "argument %d is not a valid buffer", n);
+		return NULL;
+	}
+	s = hlo_shape_array(b->type, b->rank, b->dim);
+	if (!p || !hlo_shape_same(&s, &p->shape)) {
+		ev_fail(e, p, "argument %d does not match parameter %d", n, n);
+		return NULL;
+	}
+	if (!(v = ev_array(e, p, b->type, b->rank, b->dim)))
+		return NULL;
+	for (i = 0; i < v->n; i++)
+		v->v[i] = ev_round(b->type, load(b->type, b->data, i));
+	return v;
+}
+
+/* Appends the array leaves of v to res[*n..maxres). */
+static int
+flatten(Ev *e, const Val *v, HloBuf *res, int *n, int maxres)
+{
+	int i;
+	int64_t k;
+
+	if (v->shape.type == HT_TUPLE) {
+		for (i = 0; i < v->shape.ntuple; i++)
+			if (flatten(e, v->elem[i], res, n, maxres) != 0)
+				return -1;
+		return 0;
+	}
+	if (*n >= maxres) {
+		ev_fail(e, NULL, "the result has more than %d arrays", maxres);
+		return -1;
+	}
+	res[*n] = hlo_buf_new(v->shape.type, v->shape.rank, v->shape.dim);
+	for (k = 0; k < v->n; k++)
+		store(v->shape.type, res[*n].data, k, v->v[k]);
+	++*n;
+	return 0;
+}
+
+int
+hlo_eval(const HloModule *m, const HloBuf *args, int nargs, HloBuf *res,
+    int maxres, char *err, size_t nerr)
+{
+	Arena a = {0};
+	char dummy[1];
+	Ev e = { m, &a, err && nerr ? err : dummy, err && nerr ? nerr :
+	    sizeof dummy, 0, 0 };
+	const HloComp *entry = hlo_entry(m);
+	Val **av = NULL, *r = NULL;
+	int i, n = 0;
+
+	e.err[0] = 0;
+	if (!entry || entry->root < 0)
+		ev_fail(&e, NULL, "the module has no entry computation");
+	else if (nargs != entry->nparam)
+		ev_fail(&e, NULL, "%d arguments given, the entry computation "
+		    "takes %d", nargs, entry->nparam);
+	else
+		av = arena_alloc(&a, (size_t)(nargs + 1) * sizeof *av);
+	for (i = 0; av && i < nargs && !e.failed; i++)
+		av[i] = arg_value(&e, entry, &args[i], i);
+	if (!e.failed)
+		r = ev_comp(&e, entry, av, nargs);
+	if (r && flatten(&e, r, res, &n, maxres) != 0)
+		while (n > 0)
+			hlo_buf_free(&res[--n]);
+	arena_free(&a);
+	return e.failed ? -1 : n;
+}

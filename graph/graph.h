@@ -1,0 +1,264 @@
+/*
+ * graph.h - the tensor-graph path: an HLO-like SSA IR, XLA's HLO text
+ * reader and printer, shape inference, a verifier and the reference
+ * evaluator.  Table of contents for graph/.
+ *
+ * Flow: HLO text -> hlo_read (hlo_lex.c, hlo_read*.c, hlo_attr.c) ->
+ * HloModule -> hlo_verify -> hlo_print / hlo_eval.
+ *
+ * Values are integer handles: an instruction's operands are indices into
+ * its computation's instruction array, a called computation is an index
+ * into the module's computation array.  Everything lives in one arena.
+ */
+#ifndef PALLAS_GRAPH_H
+#define PALLAS_GRAPH_H
+
+#include "util/util.h"
+
+#define HLO_MAXRANK 8		/* dims per array shape */
+#define HLO_MAXTILES 4		/* tiles per layout: T(..)(..) */
+#define HLO_MAXDEPTH 64		/* nesting of tuple shapes and literals */
+
+/* Element types; HT_TUPLE marks a tuple shape.  ORDER TYPE (hlo.c). */
+typedef enum HloType {
+	HT_NONE,
+	HT_PRED, HT_S8, HT_S16, HT_S32, HT_S64, HT_U8, HT_U16, HT_U32, HT_U64,
+	HT_F16, HT_BF16, HT_F32, HT_F64, HT_TOKEN,
+	HT_TUPLE,
+	NHT
+} HloType;
+
+typedef enum HloOpClass { HC_LEAF, HC_UNARY, HC_BINARY, HC_OTHER, HC_PASS }
+    HloOpClass;
+
+typedef enum HloOp {
+	HLO_INVALID,		/* an instruction that failed to parse */
+#define HLO_OP(e, s, n, c) HLO_##e,
+#include "graph/hlo_ops.def"
+#undef HLO_OP
+	NHLO
+} HloOp;
+
+/* compare direction= */
+typedef enum HloCmp { CMP_NONE, CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT,
+    CMP_GE, NCMP } HloCmp;
+
+/* One tile of a tiled layout, T(8,128); -1 stands for '*'. */
+typedef struct HloTile {
+	int n;
+	int64_t d[HLO_MAXRANK];
+} HloTile;
+
+/*
+ * {minor_to_major:T(..)..S(n)}.  Tiles and the memory space are modelled;
+ * the other suffixes (L # * E before S, SC P M after it) are kept as text.
+ */
+typedef struct HloLayout {
+	int has;		/* 1 = a layout was written */
+	int nm2m;
+	int m2m[HLO_MAXRANK];	/* minor_to_major */
+	int ntile;
+	HloTile tile[HLO_MAXTILES];
+	int64_t memspace;	/* S(n); 0 = default (not printed) */
+	const char *mid;	/* verbatim "L(..)E(..)..." suffixes, or NULL */
+	const char *post;	/* verbatim "SC(..)P(..)M(..)" suffixes, or NULL */
+} HloLayout;
+
+typedef struct HloShape {
+	HloType type;
+	int rank;
+	int64_t dim[HLO_MAXRANK];
+	HloLayout layout;
+	int ntuple;		/* HT_TUPLE: element count */
+	struct HloShape *elem;	/* HT_TUPLE: the elements (arena) */
+} HloShape;
+
+/* A list of integers written {1,0}; 'has' tells {} from absent. */
+typedef struct HloInts {
+	int64_t *v;
+	int n;
+	int has;
+} HloInts;
+
+/* A constant's values in major-to-minor order; integers exact in double. */
+typedef struct HloLit {
+	double *v;
+	int64_t n;
+} HloLit;
+
+/* metadata={...}; strings are kept escaped, as written. */
+typedef struct HloMeta {
+	int has;
+	const char *op_type, *op_name, *source_file;
+	int64_t source_line;	/* -1 = absent */
+	const char *extra;	/* other keys, verbatim "k=v k=v", or NULL */
+} HloMeta;
+
+/* An attribute the IR does not model, kept verbatim for printing. */
+typedef struct HloAttr {
+	const char *name;
+	const char *value;
+} HloAttr;
+
+/*
+ * One instruction.  Which attribute fields are meaningful depends on op:
+ *   num       parameter: its number; get-tuple-element: index=;
+ *             iota: iota_dimension=
+ *   lit       constant
+ *   dims      broadcast, transpose, reduce, concatenate: dimensions=
+ *   dot[4]    dot: lhs_batch, rhs_batch, lhs_contracting, rhs_contracting
+ *   slo..sst  slice: starts, limits, strides
+ *   cmp       compare: direction=
+ *   callee    reduce, call: to_apply=; fusion: calls=  (-1 = none)
+ *   kind      fusion: kind= (kLoop, kInput, kOutput, kCustom)
+ *   target    custom-call: custom_call_target= (escaped, no quotes)
+ */
+typedef struct HloInstr {
+	HloOp op;
+	const char *name;	/* interned, without '%' */
+	HloShape shape;
+	int *operand;		/* indices into the computation's instr */
+	int noperand;
+	Loc loc;		/* the instruction's name */
+	Loc oploc;		/* its opcode */
+	int64_t num;
+	HloLit lit;
+	HloInts dims;
+	HloInts dot[4];
+	HloInts slo, shi, sst;
+	HloCmp cmp;
+	int callee;
+	const char *kind;
+	const char *target;
+	HloMeta meta;
+	const char *backend_config;	/* verbatim with quotes or braces */
+	VEC(HloAttr) attrs;	/* unmodelled attributes, in order */
+} HloInstr;
+
+enum { DOT_LHS_BATCH, DOT_RHS_BATCH, DOT_LHS_CONTRACT, DOT_RHS_CONTRACT };
+
+typedef struct HloComp {
+	const char *name;
+	int is_entry;
+	VEC(HloInstr *) instr;	/* in text order (the schedule) */
+	int root;		/* index into instr */
+	int nparam;		/* parameter instructions */
+	const char *exec_thread;	/* execution_thread=, verbatim, or NULL */
+	Loc loc;
+} HloComp;
+
+typedef struct HloModule {
+	Arena *arena;
+	Strtab *strs;
+	const char *name;	/* NULL: the text had no HloModule line */
+	VEC(HloAttr) attrs;	/* header attributes in order; value NULL is
+				   entry_computation_layout, printed from ecl */
+	int has_ecl;
+	VEC(HloShape) ecl_param;
+	HloShape ecl_result;
+	VEC(HloComp *) comp;	/* callees before callers */
+	int entry;		/* index into comp, -1 if none */
+} HloModule;
+
+/* ----------------------------------------------------------- hlo.c */
+const char *hlo_op_name(HloOp op);
+HloOpClass hlo_op_class(HloOp op);
+int hlo_op_arity(HloOp op);		/* -1 = variable */
+HloOp hlo_op_lookup(const char *s, size_t n);	/* HLO_INVALID if none */
+const char *hlo_type_name(HloType t);
+HloType hlo_type_lookup(const char *s, size_t n);	/* HT_NONE if none */
+int hlo_type_is_float(HloType t);
+int hlo_type_is_int(HloType t);		/* signed or unsigned, not pred */
+const char *hlo_cmp_name(HloCmp c);
+HloModule *hlo_module_new(Arena *a, Strtab *strs);
+HloComp *hlo_comp_new(HloModule *m, const char *name);
+HloInstr *hlo_instr_new(HloModule *m, HloComp *c, HloOp op, const char *name);
+int hlo_find_comp(const HloModule *m, const char *name);	/* -1 */
+int hlo_find_instr(const HloComp *c, const char *name);	/* -1 */
+const HloComp *hlo_entry(const HloModule *m);		/* NULL if none */
+/* The parameter instruction numbered n in c, or NULL. */
+const HloInstr *hlo_param(const HloComp *c, int64_t n);
+
+/* --------------------------------------------------------- shape.c */
+/* Elements of an array shape; -1 on overflow past 2^62 or for a tuple. */
+int64_t hlo_shape_elems(const HloShape *s);
+/* Same element type and dims (tuples element-wise); layouts ignored. */
+int hlo_shape_same(const HloShape *a, const HloShape *b);
+int hlo_shape_is_scalar(const HloShape *s);
+HloShape hlo_shape_array(HloType t, int rank, const int64_t *dim);
+HloShape hlo_shape_tuple(Arena *a, const HloShape *elem, int n);
+void hlo_shape_print(Buf *b, const HloShape *s);
+/* Layout as "{1,0:T(8,128)S(1)}"; nothing for a plain scalar layout. */
+void hlo_layout_print(Buf *b, const HloLayout *l, int rank);
+/* 1 if the layout is absent or the default {rank-1,...,0} with no tiles. */
+int hlo_layout_is_default(const HloLayout *l, int rank);
+
+/* --------------------------------------------------------- infer.c */
+enum { HLO_INFER_OK = 0, HLO_INFER_NONE = 1, HLO_INFER_ERROR = -1 };
+/*
+ * Checks in's operands and attributes against its opcode's rules and,
+ * where XLA can infer it, computes the result shape into *out (no
+ * layout).  Returns HLO_INFER_OK, HLO_INFER_NONE (operands fine but the
+ * result shape must be written), or HLO_INFER_ERROR with a message in why.
+ */
+int hlo_infer_shape(const HloModule *m, const HloComp *c, const HloInstr *in,
+    HloShape *out, char *why, size_t nwhy);
+
+/* ---------------- hlo_lex.c, hlo_read.c, hlo_read_shape.c, hlo_attr.c */
+/*
+ * Reads the HLO text module in file 'file' of d->sm (XLA's syntax: with or
+ * without HloModule line, '%' names, typed operands).  Reports every
+ * syntax error it finds through d and returns NULL if there was one.
+ */
+HloModule *hlo_read(Diag *d, int file, Arena *a, Strtab *strs);
+
+/* ---------------------------------------------------- hlo_print.c */
+/*
+ * Appends m in XLA's text syntax, canonical form: no '%', short operands,
+ * modelled attributes first, then unmodelled ones as written, metadata,
+ * backend_config.  hlo_read of the output prints the same text again.
+ */
+void hlo_print(Buf *b, const HloModule *m);
+void hlo_print_instr(Buf *b, const HloModule *m, const HloComp *c,
+    const HloInstr *in);
+/* A float value in the shortest text that reads back to the same t. */
+void hlo_print_number(Buf *b, HloType t, double v);
+
+/* -------------------------------------------------------- verify.c */
+/*
+ * Checks the module's invariants: operand counts and shapes (through
+ * hlo_infer_shape), layouts, parameter numbering, called computations,
+ * the entry layout.  Reports through d; returns the number of errors.
+ */
+int hlo_verify(const HloModule *m, Diag *d);
+
+/* ------------------------------------------- eval.c, eval_array.c */
+/* A host buffer: dense, row-major, element type's natural C type
+   (pred: uint8_t 0/1, bf16: uint16_t bits, f16: unsupported). */
+typedef struct HloBuf {
+	HloType type;
+	int rank;
+	int64_t dim[HLO_MAXRANK];
+	void *data;
+} HloBuf;
+
+size_t hlo_type_size(HloType t);	/* bytes per element; 0 if none */
+int64_t hlo_buf_elems(const HloBuf *b);
+/* A buffer of the given type and dims with zeroed, malloc'd data. */
+HloBuf hlo_buf_new(HloType t, int rank, const int64_t *dim);
+void hlo_buf_free(HloBuf *b);
+float hlo_bf16_to_f32(uint16_t h);
+uint16_t hlo_f32_to_bf16(float f);	/* round to nearest even; NaN quiet */
+/*
+ * Runs the entry computation of a verified module on args (one per entry
+ * parameter, matching its shape).  Results go to res[0..]: one buffer per
+ * array leaf of the root shape, tuples flattened in order; the caller frees
+ * them with hlo_buf_free.  Returns the number of results, or -1 with a
+ * message in err (unsupported opcode or type, mismatched argument, size
+ * limit).  Deterministic: f32 results are rounded to float after every
+ * operation, bf16 to bf16 (nearest even), integers wrap.
+ */
+int hlo_eval(const HloModule *m, const HloBuf *args, int nargs, HloBuf *res,
+    int maxres, char *err, size_t nerr);
+
+#endif

@@ -1,0 +1,240 @@
+/*
+ * verify.c - the HLO verifier: every instruction's operands and result
+ * shape (hlo_infer_shape, plus the rules of the opcodes whose shape must
+ * be written), layouts, parameter numbering, the root, and the entry
+ * computation layout.  Reports each problem at the instruction's opcode and
+ * keeps going; a module that passes is safe for the evaluator and passes.
+ */
+#include <stdarg.h>
+#include <string.h>
+
+#include "graph/graph.h"
+
+typedef struct V {
+	const HloModule *m;
+	Diag *d;
+	int nerr;
+} V;
+
+static void PK_PRINTF(3, 4)
+err(V *v, Loc at, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_report(v->d, DIAG_ERROR, at, fmt, ap);
+	va_end(ap);
+	v->nerr++;
+}
+
+static const char *
+str(const HloShape *s, char *buf, size_t n)
+{
+	Buf b = {0};
+
+	hlo_shape_print(&b, s);
+	snprintf(buf, n, "%s", b.p ? b.p : "");
+	buf_free(&b);
+	return buf;
+}
+
+/* minor_to_major must be a permutation of the dimensions. */
+static int
+layout_ok(const HloShape *s)
+{
+	unsigned seen = 0;
+	int i;
+
+	if (s->type == HT_TUPLE) {
+		for (i = 0; i < s->ntuple; i++)
+			if (!layout_ok(&s->elem[i]))
+				return 0;
+		return 1;
+	}
+	if (!s->layout.has || (s->layout.nm2m == 0 && s->rank == 0))
+		return 1;
+	if (s->layout.nm2m != s->rank)
+		return 0;
+	for (i = 0; i < s->rank; i++) {
+		int k = s->layout.m2m[i];
+		if (k < 0 || k >= s->rank || (seen & 1u << k))
+			return 0;
+		seen |= 1u << k;
+	}
+	return 1;
+}
+
+static const HloShape *
+opnd(const HloComp *c, const HloInstr *in, int i)
+{
+	return &c->instr.v[in->operand[i]]->shape;
+}
+
+/* broadcast: operand dimension i becomes result dimension dims[i]. */
+static const char *
+broadcast(const HloComp *c, const HloInstr *in)
+{
+	const HloShape *a = opnd(c, in, 0), *s = &in->shape;
+	int i, j;
+
+	if (in->dims.n != a->rank)
+		return "'broadcast' needs one dimension per operand dimension";
+	for (i = 0; i < a->rank; i++) {
+		int64_t k = in->dims.v[i];
+		if (k < 0 || k >= s->rank || s->dim[k] != a->dim[i])
+			return "'broadcast' dimensions do not map the operand "
+			    "onto the result";
+		for (j = 0; j < i; j++)
+			if (in->dims.v[j] == k)
+				return "'broadcast' repeats a dimension";
+	}
+	return a->type == s->type ? NULL :
+	    "'broadcast' cannot change the element type";
+}
+
+static int
+same_dims(const HloShape *a, const HloShape *b)
+{
+	return a->rank == b->rank &&
+	    !memcmp(a->dim, b->dim, (size_t)a->rank * sizeof a->dim[0]);
+}
+
+/* Rules of the opcodes whose result shape is written, not inferred. */
+static const char *
+written(const HloModule *m, const HloComp *c, const HloInstr *in)
+{
+	const HloShape *s = &in->shape;
+	const HloShape *a = in->noperand ? opnd(c, in, 0) : NULL;
+	const HloComp *f;
+
+	switch (in->op) {
+	case HLO_PARAMETER:
+		return in->num < c->nparam ? NULL :
+		    "parameter numbers must be 0, 1, ... without gaps";
+	case HLO_IOTA:
+		return s->type != HT_TUPLE && in->num < s->rank ? NULL :
+		    "'iota_dimension' is not a dimension of the result";
+	case HLO_CONVERT:
+		return s->type != HT_TUPLE && same_dims(s, a) ? NULL :
+		    "'convert' cannot change the dimensions";
+	case HLO_BROADCAST:
+		return s->type == HT_TUPLE ? "a broadcast result must be an "
+		    "array" : broadcast(c, in);
+	case HLO_RESHAPE:
+		return s->type == a->type && hlo_shape_elems(s) ==
+		    hlo_shape_elems(a) ? NULL : "'reshape' must keep the "
+		    "element type and count";
+	case HLO_BITCAST:
+		return s->type != HT_TUPLE && hlo_shape_elems(s) *
+		    (int64_t)hlo_type_size(s->type) == hlo_shape_elems(a) *
+		    (int64_t)hlo_type_size(a->type) ? NULL :
+		    "'bitcast' must keep the size in bytes";
+	case HLO_FUSION:
+		if (in->callee < 0 || in->callee >= m->comp.n)
+			return "'fusion' has no called computation";
+		f = m->comp.v[in->callee];
+		return hlo_shape_same(s, &f->instr.v[f->root]->shape) ? NULL :
+		    "the result shape of 'fusion' differs from its computation's "
+		    "root";
+	case HLO_COPY_START:
+		return s->type == HT_TUPLE && s->ntuple >= 2 &&
+		    hlo_shape_same(&s->elem[1], a) &&
+		    hlo_shape_same(&s->elem[0], a) ? NULL :
+		    "'copy-start' must give a (destination, source, context) "
+		    "tuple of its operand's shape";
+	default:
+		return NULL;
+	}
+}
+
+static void
+instr(V *v, const HloComp *c, const HloInstr *in)
+{
+	char why[256], b1[128], b2[128];
+	const char *bad;
+	HloShape s;
+	int rc;
+
+	if (in->op == HLO_INVALID || in->op >= NHLO) {
+		err(v, in->loc, "'%s' is not a valid instruction", in->name);
+		return;
+	}
+	if (!layout_ok(&in->shape))
+		err(v, in->loc, "layout of '%s' is not a permutation of its %d "
+		    "dimensions", in->name, in->shape.rank);
+	rc = hlo_infer_shape(v->m, c, in, &s, why, sizeof why);
+	if (rc == HLO_INFER_ERROR)
+		err(v, in->oploc, "%s", why[0] ? why : "invalid instruction");
+	else if (rc == HLO_INFER_OK && !hlo_shape_same(&s, &in->shape))
+		err(v, in->oploc, "'%s' is written as %s, but its operands "
+		    "give %s", in->name, str(&in->shape, b1, sizeof b1),
+		    str(&s, b2, sizeof b2));
+	else if (rc == HLO_INFER_NONE && (bad = written(v->m, c, in)))
+		err(v, in->oploc, "%s", bad);
+}
+
+static void
+params(V *v, const HloComp *c)
+{
+	int i, j;
+
+	for (i = 0; i < c->instr.n; i++) {
+		const HloInstr *a = c->instr.v[i];
+		if (a->op != HLO_PARAMETER)
+			continue;
+		for (j = 0; j < i; j++)
+			if (c->instr.v[j]->op == HLO_PARAMETER &&
+			    c->instr.v[j]->num == a->num) {
+				err(v, a->loc, "parameter number %lld is used "
+				    "twice in '%s'", (long long)a->num, c->name);
+				diag_note(v->d, c->instr.v[j]->loc, "first "
+				    "used here");
+			}
+	}
+}
+
+static void
+entry_layout(V *v, const HloComp *e)
+{
+	const HloModule *m = v->m;
+	int i;
+
+	if (m->ecl_param.n != e->nparam) {
+		err(v, e->loc, "entry_computation_layout has %d parameters, "
+		    "'%s' has %d", m->ecl_param.n, e->name, e->nparam);
+		return;
+	}
+	for (i = 0; i < e->nparam; i++) {
+		const HloInstr *p = hlo_param(e, i);
+		if (p && !hlo_shape_same(&p->shape, &m->ecl_param.v[i]))
+			err(v, p->oploc, "parameter %d does not match "
+			    "entry_computation_layout", i);
+	}
+	if (!hlo_shape_same(&e->instr.v[e->root]->shape, &m->ecl_result))
+		err(v, e->instr.v[e->root]->loc, "the root of '%s' does not "
+		    "match entry_computation_layout", e->name);
+}
+
+int
+hlo_verify(const HloModule *m, Diag *d)
+{
+	V v = { m, d, 0 };
+	int i, j;
+
+	for (i = 0; i < m->comp.n; i++) {
+		const HloComp *c = m->comp.v[i];
+		if (c->root < 0 || c->root >= c->instr.n) {
+			err(&v, c->loc, "computation '%s' has no root", c->name);
+			continue;
+		}
+		for (j = 0; j < c->instr.n; j++)
+			instr(&v, c, c->instr.v[j]);
+		params(&v, c);
+	}
+	if (!hlo_entry(m)) {
+		Loc none = {0};
+		err(&v, none, "the module has no entry computation");
+	} else if (m->has_ecl && hlo_entry(m)->root >= 0)
+		entry_layout(&v, hlo_entry(m));
+	return v.nerr;
+}

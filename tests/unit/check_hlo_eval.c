@@ -1,0 +1,611 @@
+/*
+ * check_hlo_eval.c - the reference evaluator (graph/eval*.c) against
+ * hand-computed values and plain-C references (in double precision, with
+ * tolerances): the toy program, softmax, layer norm (bf16), dot with batch
+ * dims, reduce max/add/argmax, broadcast, transpose, reshape/slice/concat,
+ * a causal mask; plus bf16 rounding, integer wrap-around, determinism and
+ * clean errors for unsupported operations and bad arguments.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph/graph.h"
+
+typedef struct Fx {
+	Arena a;
+	SrcMgr sm;
+	Strtab strs;
+	Diag d;
+	HloModule *m;
+	HloBuf res[8];
+	int nres;
+	char err[256];
+} Fx;
+
+static void
+load_text(Fx *f, const char *text, size_t n)
+{
+	memset(f, 0, sizeof *f);
+	srcmgr_init(&f->sm);
+	strtab_init(&f->strs, &f->a);
+	diag_init(&f->d, &f->sm, stderr);
+	f->m = hlo_read(&f->d, srcmgr_add(&f->sm, "m.hlo", text, n), &f->a,
+	    &f->strs);
+	ck_assert(f->m != NULL);
+	ck_assert_int_eq(hlo_verify(f->m, &f->d), 0);
+}
+
+static void
+load(Fx *f, const char *name)
+{
+	const char *top = getenv("top_srcdir");
+	char path[1024];
+	Buf b = {0};
+
+	snprintf(path, sizeof path, "%s/tests/hlo/%s", top ? top : "..", name);
+	ck_assert_msg(read_file(path, &b) == 0, "cannot read %s", path);
+	load_text(f, b.p, b.n);
+	buf_free(&b);
+}
+
+static void
+run(Fx *f, HloBuf *args, int nargs)
+{
+	f->nres = hlo_eval(f->m, args, nargs, f->res, 8, f->err, sizeof f->err);
+	ck_assert_msg(f->nres > 0, "%s", f->err);
+}
+
+static void
+fx_free(Fx *f)
+{
+	int i;
+
+	for (i = 0; i < f->nres; i++)
+		hlo_buf_free(&f->res[i]);
+	strtab_free(&f->strs);
+	srcmgr_free(&f->sm);
+	arena_free(&f->a);
+}
+
+static HloBuf
+f32buf(int rank, const int64_t *dim)
+{
+	return hlo_buf_new(HT_F32, rank, dim);
+}
+
+/* Deterministic values in [-1, 1). */
+static void
+fill(HloBuf *b, unsigned seed)
+{
+	int64_t i, n = hlo_buf_elems(b);
+	unsigned s = seed * 2654435761u + 1;
+
+	for (i = 0; i < n; i++) {
+		s = s * 1103515245u + 12345u;
+		((float *)b->data)[i] = (float)((s >> 8) & 0xffff) / 32768.0f - 1;
+	}
+}
+
+static float
+at(const HloBuf *b, int64_t i)
+{
+	return ((const float *)b->data)[i];
+}
+
+static void
+near(double got, double want, double tol, const char *what, int64_t i)
+{
+	ck_assert_msg(fabs(got - want) <= tol * (1 + fabs(want)),
+	    "%s[%lld]: got %.9g, want %.9g", what, (long long)i, got, want);
+}
+
+/* ------------------------------------------------------------ toy */
+
+static void
+softmax_rows(double *x, int rows, int cols)
+{
+	int i, j;
+
+	for (i = 0; i < rows; i++) {
+		double mx = -INFINITY, sum = 0;
+		for (j = 0; j < cols; j++)
+			mx = fmax(mx, x[i * cols + j]);
+		for (j = 0; j < cols; j++)
+			sum += x[i * cols + j] = exp(x[i * cols + j] - mx);
+		for (j = 0; j < cols; j++)
+			x[i * cols + j] /= sum;
+	}
+}
+
+static void
+matmul(const double *a, const HloBuf *b, double *c, int m, int k, int n)
+{
+	int i, j, l;
+
+	for (i = 0; i < m; i++)
+		for (j = 0; j < n; j++) {
+			double s = 0;
+			for (l = 0; l < k; l++)
+				s += a[i * k + l] * at(b, l * n + j);
+			c[i * n + j] = s;
+		}
+}
+
+START_TEST(toy_program)
+{
+	static const int64_t dx[] = { 16, 64 }, dw1[] = { 64, 64 },
+	    dg[] = { 64 }, dw2[] = { 64, 32 };
+	static double x[16 * 64], h[16 * 64], y[16 * 32];
+	HloBuf args[4];
+	Fx f;
+	int i, j;
+
+	args[0] = f32buf(2, dx);
+	args[1] = f32buf(2, dw1);
+	args[2] = f32buf(1, dg);
+	args[3] = f32buf(2, dw2);
+	for (i = 0; i < 4; i++)
+		fill(&args[i], (unsigned)i + 1);
+	load(&f, "toy.hlo");
+	run(&f, args, 4);
+	ck_assert_int_eq(f.nres, 1);
+	ck_assert_int_eq(f.res[0].rank, 2);
+	ck_assert_int_eq(f.res[0].dim[1], 32);
+	for (i = 0; i < 16 * 64; i++)
+		x[i] = at(&args[0], i);
+	matmul(x, &args[1], h, 16, 64, 64);
+	for (i = 0; i < 16; i++) {	/* RMSNorm */
+		double ss = 0;
+		for (j = 0; j < 64; j++)
+			ss += h[i * 64 + j] * h[i * 64 + j];
+		for (j = 0; j < 64; j++)
+			h[i * 64 + j] *= at(&args[2], j) / sqrt(ss / 64 + 1e-6);
+	}
+	softmax_rows(h, 16, 64);
+	matmul(h, &args[3], y, 16, 64, 32);
+	for (i = 0; i < 16 * 32; i++)
+		near(at(&f.res[0], i), y[i], 1e-4, "toy", i);
+	for (i = 0; i < 4; i++)
+		hlo_buf_free(&args[i]);
+	fx_free(&f);
+}
+END_TEST
+
+START_TEST(runs_are_bit_identical)
+{
+	static const int64_t dx[] = { 16, 64 }, dw1[] = { 64, 64 },
+	    dg[] = { 64 }, dw2[] = { 64, 32 };
+	HloBuf args[4];
+	Fx f, g;
+	int i;
+
+	args[0] = f32buf(2, dx);
+	args[1] = f32buf(2, dw1);
+	args[2] = f32buf(1, dg);
+	args[3] = f32buf(2, dw2);
+	for (i = 0; i < 4; i++)
+		fill(&args[i], (unsigned)i + 7);
+	load(&f, "toy.hlo");
+	load(&g, "toy.hlo");
+	run(&f, args, 4);
+	run(&g, args, 4);
+	ck_assert(memcmp(f.res[0].data, g.res[0].data, 16 * 32 * 4) == 0);
+	for (i = 0; i < 4; i++)
+		hlo_buf_free(&args[i]);
+	fx_free(&f);
+	fx_free(&g);
+}
+END_TEST
+
+START_TEST(softmax)
+{
+	static const int64_t d[] = { 2, 4, 8 };
+	static double x[64];
+	HloBuf arg = f32buf(3, d);
+	Fx f;
+	int i;
+
+	fill(&arg, 3);
+	((float *)arg.data)[5] = 30;	/* exp would overflow without the max */
+	for (i = 0; i < 64; i++)
+		x[i] = at(&arg, i);
+	softmax_rows(x, 8, 8);
+	load(&f, "softmax.hlo");
+	run(&f, &arg, 1);
+	for (i = 0; i < 64; i++)
+		near(at(&f.res[0], i), x[i], 1e-6, "softmax", i);
+	hlo_buf_free(&arg);
+	fx_free(&f);
+}
+END_TEST
+
+START_TEST(layer_norm_bf16)
+{
+	static const int64_t d[] = { 4, 8 }, dv[] = { 8 };
+	HloBuf args[3];
+	Fx f;
+	int i, j;
+
+	args[0] = hlo_buf_new(HT_BF16, 2, d);
+	args[1] = f32buf(1, dv);
+	args[2] = f32buf(1, dv);
+	for (i = 0; i < 32; i++)
+		((uint16_t *)args[0].data)[i] =
+		    hlo_f32_to_bf16((float)(i % 7) * 0.75f - 2);
+	fill(&args[1], 5);
+	fill(&args[2], 6);
+	load(&f, "layer_norm.hlo");
+	run(&f, args, 3);
+	ck_assert_int_eq(f.res[0].type, HT_BF16);
+	for (i = 0; i < 4; i++) {
+		double mean = 0, var = 0, x;
+		for (j = 0; j < 8; j++)
+			mean += hlo_bf16_to_f32(((uint16_t *)args[0].data)[i * 8 + j]);
+		mean /= 8;
+		for (j = 0; j < 8; j++) {
+			x = hlo_bf16_to_f32(((uint16_t *)args[0].data)[i * 8 + j]);
+			var += (x - mean) * (x - mean);
+		}
+		var /= 8;
+		for (j = 0; j < 8; j++) {
+			double y;
+			x = hlo_bf16_to_f32(((uint16_t *)args[0].data)[i * 8 + j]);
+			y = (x - mean) / sqrt(var + 1e-5) * at(&args[1], j) +
+			    at(&args[2], j);
+			near(hlo_bf16_to_f32(((uint16_t *)f.res[0].data)[i * 8 + j]),
+			    y, 1.0 / 128, "layer_norm", i * 8 + j);
+		}
+	}
+	for (i = 0; i < 3; i++)
+		hlo_buf_free(&args[i]);
+	fx_free(&f);
+}
+END_TEST
+
+START_TEST(dot_with_batch_dims)
+{
+	static const int64_t dq[] = { 2, 3, 4 }, dv[] = { 2, 4, 5 },
+	    dk[] = { 2, 5, 4 };
+	HloBuf args[3];
+	Fx f;
+	int b, i, j, l;
+
+	args[0] = f32buf(3, dq);
+	args[1] = f32buf(3, dv);
+	args[2] = f32buf(3, dk);
+	for (i = 0; i < 3; i++)
+		fill(&args[i], (unsigned)i + 11);
+	load(&f, "dot_batch.hlo");
+	run(&f, args, 3);
+	ck_assert_int_eq(f.nres, 2);
+	for (b = 0; b < 2; b++)
+		for (i = 0; i < 3; i++)
+			for (j = 0; j < 5; j++) {
+				double s1 = 0, s2 = 0;
+				int o = (b * 3 + i) * 5 + j;
+				for (l = 0; l < 4; l++) {
+					double q = at(&args[0], (b * 3 + i) * 4 + l);
+					s1 += q * at(&args[1], (b * 4 + l) * 5 + j);
+					s2 += q * at(&args[2], (b * 5 + j) * 4 + l);
+				}
+				near(at(&f.res[0], o), s1, 1e-6, "bmm", o);
+				near(at(&f.res[1], o), s2, 1e-6, "scores", o);
+			}
+	for (i = 0; i < 3; i++)
+		hlo_buf_free(&args[i]);
+	fx_free(&f);
+}
+END_TEST
+
+START_TEST(reduce_max_add_argmax)
+{
+	static const int64_t d[] = { 3, 4 };
+	static const float x[] = { 1, 5, 2, 0, -1, -3, -2, -7, 4, 4, 9, 1 };
+	static const float rowsum[] = { 8, -13, 18 }, colmax[] = { 4, 5, 9, 1 };
+	static const float amv[] = { 5, -1, 9 };
+	static const int32_t ami[] = { 1, 0, 2 };
+	HloBuf arg = f32buf(2, d);
+	Fx f;
+	int i;
+
+	memcpy(arg.data, x, sizeof x);
+	load(&f, "reduce.hlo");
+	run(&f, &arg, 1);
+	ck_assert_int_eq(f.nres, 5);
+	ck_assert_int_eq(f.res[4].type, HT_S32);
+	for (i = 0; i < 3; i++) {
+		ck_assert(at(&f.res[0], i) == rowsum[i]);
+		ck_assert(at(&f.res[3], i) == amv[i]);
+		ck_assert_int_eq(((int32_t *)f.res[4].data)[i], ami[i]);
+	}
+	for (i = 0; i < 4; i++)
+		ck_assert(at(&f.res[1], i) == colmax[i]);
+	ck_assert_int_eq(f.res[2].rank, 0);
+	ck_assert(at(&f.res[2], 0) == 13);
+	hlo_buf_free(&arg);
+	fx_free(&f);
+}
+END_TEST
+
+START_TEST(broadcast)
+{
+	static const int64_t dr[] = { 3 }, dc[] = { 2 }, dm[] = { 3, 2 };
+	static const float sum[] = { 11, 12, 13, 11, 12, 13 };
+	static const float bc[] = { 7, 7, 7, 8, 8, 8 };
+	static const float bt[] = { 1, 3, 5, 2, 4, 6 };
+	HloBuf args[4];
+	Fx f;
+	int i;
+
+	args[0] = f32buf(0, NULL);
+	args[1] = f32buf(1, dr);
+	args[2] = f32buf(1, dc);
+	args[3] = f32buf(2, dm);
+	((float *)args[0].data)[0] = 10;
+	for (i = 0; i < 3; i++)
+		((float *)args[1].data)[i] = (float)i + 1;
+	((float *)args[2].data)[0] = 7;
+	((float *)args[2].data)[1] = 8;
+	for (i = 0; i < 6; i++)
+		((float *)args[3].data)[i] = (float)i + 1;
+	load(&f, "broadcast.hlo");
+	run(&f, args, 4);
+	for (i = 0; i < 6; i++) {
+		ck_assert(at(&f.res[0], i) == sum[i]);
+		ck_assert(at(&f.res[1], i) == bc[i]);
+		ck_assert(at(&f.res[2], i) == bt[i]);
+	}
+	for (i = 0; i < 24; i++)
+		ck_assert(at(&f.res[3], i) == (float)(i % 3 + 1));
+	for (i = 0; i < 4; i++)
+		hlo_buf_free(&args[i]);
+	fx_free(&f);
+}
+END_TEST
+
+START_TEST(transpose)
+{
+	static const int64_t da[] = { 2, 3 }, db[] = { 2, 3, 4 };
+	static const float at_[] = { 0, 3, 1, 4, 2, 5 };
+	HloBuf args[2];
+	Fx f;
+	int i, j, k;
+
+	args[0] = f32buf(2, da);
+	args[1] = hlo_buf_new(HT_S32, 3, db);
+	for (i = 0; i < 6; i++)
+		((float *)args[0].data)[i] = (float)i;
+	for (i = 0; i < 24; i++)
+		((int32_t *)args[1].data)[i] = i * 10 - 100;
+	load(&f, "transpose.hlo");
+	run(&f, args, 2);
+	for (i = 0; i < 6; i++)
+		ck_assert(at(&f.res[0], i) == at_[i]);
+	/* bt[k][i][j] = b[i][j][k] */
+	for (k = 0; k < 4; k++)
+		for (i = 0; i < 2; i++)
+			for (j = 0; j < 3; j++)
+				ck_assert_int_eq(((int32_t *)f.res[1].data)
+				    [(k * 2 + i) * 3 + j],
+				    ((i * 3 + j) * 4 + k) * 10 - 100);
+	ck_assert_int_eq(((int32_t *)f.res[1].data)[1 * 6 + 0], -90);
+	hlo_buf_free(&args[0]);
+	hlo_buf_free(&args[1]);
+	fx_free(&f);
+}
+END_TEST
+
+START_TEST(reshape_slice_concatenate)
+{
+	static const int64_t d[] = { 2, 3, 4 };
+	static const float cat[] = { 6, 8, 10, 12, 14, 16, 6, 8, 10, 12, 14, 16 };
+	HloBuf arg = f32buf(3, d);
+	Fx f;
+	int i;
+
+	for (i = 0; i < 24; i++)
+		((float *)arg.data)[i] = (float)i;
+	load(&f, "reshape.hlo");
+	run(&f, &arg, 1);
+	ck_assert_int_eq(f.res[0].dim[0], 6);
+	ck_assert_int_eq(f.res[1].dim[1], 6);
+	for (i = 0; i < 24; i++) {
+		ck_assert(at(&f.res[0], i) == (float)i);
+		ck_assert(at(&f.res[1], i) == (float)i);
+	}
+	for (i = 0; i < 12; i++)
+		ck_assert(at(&f.res[2], i) == cat[i]);
+	hlo_buf_free(&arg);
+	fx_free(&f);
+}
+END_TEST
+
+START_TEST(causal_mask_pred_and_bf16)
+{
+	static const int64_t d[] = { 4, 4 };
+	HloBuf arg = f32buf(2, d);
+	Fx f;
+	int i, j;
+
+	for (i = 0; i < 16; i++)
+		((float *)arg.data)[i] = 1.1f * (float)i;
+	load(&f, "mask.hlo");
+	run(&f, &arg, 1);
+	ck_assert_int_eq(f.res[1].type, HT_PRED);
+	for (i = 0; i < 4; i++)
+		for (j = 0; j < 4; j++) {
+			float x = 1.1f * (float)(i * 4 + j);
+			ck_assert_int_eq(((uint8_t *)f.res[1].data)[i * 4 + j],
+			    i >= j);
+			if (i >= j) {
+				ck_assert(at(&f.res[0], i * 4 + j) == x);
+				ck_assert(at(&f.res[2], i * 4 + j) ==
+				    hlo_bf16_to_f32(hlo_f32_to_bf16(x)));
+			} else
+				ck_assert(isinf(at(&f.res[2], i * 4 + j)) &&
+				    at(&f.res[2], i * 4 + j) < 0);
+		}
+	ck_assert(at(&f.res[2], 4) == 4.40625f);	/* 4.4 in bf16 */
+	hlo_buf_free(&arg);
+	fx_free(&f);
+}
+END_TEST
+
+START_TEST(bf16_rounding)
+{
+	static const struct { uint32_t in; uint16_t out; } c[] = {
+		{ 0x3f800000, 0x3f80 },		/* 1 */
+		{ 0x3f808000, 0x3f80 },		/* halfway, even stays */
+		{ 0x3f818000, 0x3f82 },		/* halfway, odd rounds up */
+		{ 0x3f808001, 0x3f81 },		/* above halfway */
+		{ 0x7f7fffff, 0x7f80 },		/* overflow to inf */
+		{ 0xff800000, 0xff80 },		/* -inf */
+		{ 0x80000000, 0x8000 },		/* -0 */
+	};
+	size_t i;
+	float nan = NAN;
+	uint32_t u;
+
+	for (i = 0; i < countof(c); i++) {
+		float x;
+		memcpy(&x, &c[i].in, 4);
+		ck_assert_uint_eq(hlo_f32_to_bf16(x), c[i].out);
+	}
+	ck_assert(isnan(hlo_bf16_to_f32(hlo_f32_to_bf16(nan))));
+	u = 0x7f800001;		/* signalling NaN stays NaN */
+	memcpy(&nan, &u, 4);
+	ck_assert(isnan(hlo_bf16_to_f32(hlo_f32_to_bf16(nan))));
+}
+END_TEST
+
+START_TEST(integers_wrap)
+{
+	static const char text[] = "ENTRY e {\n"
+	    "  a = s32[4] parameter(0)\n  b = s32[4] parameter(1)\n"
+	    "  s = s32[4] add(a, b)\n  m = s32[4] multiply(a, b)\n"
+	    "  q = s32[4] divide(a, b)\n  r = s32[4] remainder(a, b)\n"
+	    "  ROOT t = (s32[4], s32[4], s32[4], s32[4]) tuple(s, m, q, r)\n}\n";
+	static const int64_t d[] = { 4 };
+	static const int32_t a[] = { 2147483647, -7, 65536, -2147483647 - 1 };
+	static const int32_t b[] = { 1, 2, 65536, -1 };
+	static const int32_t sum[] = { -2147483647 - 1, -5, 131072, 2147483647 };
+	static const int32_t mul[] = { 2147483647, -14, 0, -2147483647 - 1 };
+	static const int32_t quo[] = { 2147483647, -3, 1, -2147483647 - 1 };
+	static const int32_t rem[] = { 0, -1, 0, 0 };
+	HloBuf args[2];
+	Fx f;
+	int i;
+
+	args[0] = hlo_buf_new(HT_S32, 1, d);
+	args[1] = hlo_buf_new(HT_S32, 1, d);
+	memcpy(args[0].data, a, sizeof a);
+	memcpy(args[1].data, b, sizeof b);
+	load_text(&f, text, sizeof text - 1);
+	run(&f, args, 2);
+	for (i = 0; i < 4; i++) {
+		ck_assert_int_eq(((int32_t *)f.res[0].data)[i], sum[i]);
+		ck_assert_int_eq(((int32_t *)f.res[1].data)[i], mul[i]);
+		ck_assert_int_eq(((int32_t *)f.res[2].data)[i], quo[i]);
+		ck_assert_int_eq(((int32_t *)f.res[3].data)[i], rem[i]);
+	}
+	hlo_buf_free(&args[0]);
+	hlo_buf_free(&args[1]);
+	fx_free(&f);
+}
+END_TEST
+
+START_TEST(unsupported_and_bad_arguments_fail_cleanly)
+{
+	static const int64_t d[] = { 1024 }, wrong[] = { 1023 };
+	HloBuf args[2];
+	Fx f;
+
+	args[0] = f32buf(1, d);
+	args[1] = f32buf(1, d);
+	load(&f, "jax_triton_add_kernel.hlo");
+	ck_assert_int_eq(hlo_eval(f.m, args, 2, f.res, 8, f.err,
+	    sizeof f.err), -1);
+	ck_assert_ptr_nonnull(strstr(f.err, "'custom-call' is not supported"));
+	ck_assert_int_eq(hlo_eval(f.m, args, 1, f.res, 8, f.err,
+	    sizeof f.err), -1);
+	ck_assert_ptr_nonnull(strstr(f.err, "1 arguments given"));
+	hlo_buf_free(&args[1]);
+	args[1] = f32buf(1, wrong);
+	ck_assert_int_eq(hlo_eval(f.m, args, 2, f.res, 8, f.err,
+	    sizeof f.err), -1);
+	ck_assert_ptr_nonnull(strstr(f.err, "argument 1 does not match"));
+	hlo_buf_free(&args[0]);
+	hlo_buf_free(&args[1]);
+	fx_free(&f);
+}
+END_TEST
+
+START_TEST(corpus_copy_and_bitcast)
+{
+	static const int64_t d[] = { 2, 3 }, d768[] = { 768 };
+	HloBuf args[2];
+	Fx f;
+	int i;
+
+	args[0] = f32buf(0, NULL);
+	args[1] = f32buf(2, d);
+	((float *)args[0].data)[0] = 2.5f;
+	for (i = 0; i < 6; i++)
+		((float *)args[1].data)[i] = (float)i;
+	load(&f, "xla_parser_copy_start_copy_done.hlo");
+	run(&f, args, 2);
+	ck_assert_int_eq(f.nres, 2);
+	ck_assert(at(&f.res[0], 0) == 2.5f);
+	ck_assert(at(&f.res[1], 5) == 5);
+	hlo_buf_free(&args[0]);
+	hlo_buf_free(&args[1]);
+	fx_free(&f);
+	args[0] = f32buf(1, d768);
+	fill(&args[0], 9);
+	load(&f, "xla_run_algsimp_pass.hlo");
+	run(&f, args, 1);
+	ck_assert_int_eq(f.res[0].rank, 3);
+	ck_assert(memcmp(f.res[0].data, args[0].data, 768 * 4) == 0);
+	hlo_buf_free(&args[0]);
+	fx_free(&f);
+}
+END_TEST
+
+static Suite *
+suite(void)
+{
+	Suite *s = suite_create("hlo_eval");
+	TCase *t = tcase_create("eval");
+
+	tcase_set_timeout(t, 0);
+	tcase_add_test(t, toy_program);
+	tcase_add_test(t, runs_are_bit_identical);
+	tcase_add_test(t, softmax);
+	tcase_add_test(t, layer_norm_bf16);
+	tcase_add_test(t, dot_with_batch_dims);
+	tcase_add_test(t, reduce_max_add_argmax);
+	tcase_add_test(t, broadcast);
+	tcase_add_test(t, transpose);
+	tcase_add_test(t, reshape_slice_concatenate);
+	tcase_add_test(t, causal_mask_pred_and_bf16);
+	tcase_add_test(t, bf16_rounding);
+	tcase_add_test(t, integers_wrap);
+	tcase_add_test(t, unsupported_and_bad_arguments_fail_cleanly);
+	tcase_add_test(t, corpus_copy_and_bitcast);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *r = srunner_create(suite());
+	int failed;
+
+	srunner_run_all(r, CK_NORMAL);
+	failed = srunner_ntests_failed(r);
+	srunner_free(r);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
