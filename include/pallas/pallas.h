@@ -5,6 +5,8 @@
 #ifndef PALLAS_PALLAS_H
 #define PALLAS_PALLAS_H
 
+#include "runtime.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -1,0 +1,3 @@
+.preset small
+nop
+nop
