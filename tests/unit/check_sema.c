@@ -1,0 +1,280 @@
+/*
+ * check_sema.c - unit tests of dsl/sema/ algorithms: exact index-map
+ * evaluation (with SMEM tables), revisit enumeration, the inference of
+ * the axes that carry state, budget arithmetic and the largest-fitting
+ * block suggestion.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dsl/sema/sema.h"
+
+typedef struct Fx {
+	Arena a;
+	SrcMgr sm;
+	Strtab strs;
+	Diag d;
+	FILE *out;
+	CheckedModule *cm;
+} Fx;
+
+static Fx fx;
+
+static TokKind
+src(void *pp, Token *t)
+{
+	return pp_next(pp, t);
+}
+
+/* Checks src under preset; returns the number of errors. */
+static int
+check_src(const char *text, const char *preset)
+{
+	PP *pp;
+	Ast *m;
+
+	memset(&fx, 0, sizeof fx);
+	srcmgr_init(&fx.sm);
+	strtab_init(&fx.strs, &fx.a);
+	fx.out = tmpfile();
+	diag_init(&fx.d, &fx.sm, fx.out);
+	fx.d.color = 0;
+	pp = pp_new(&fx.d, &fx.strs, &fx.a);
+	pp_push_text(pp, "t.pk", text, strlen(text));
+	m = parse_module(src, pp, &fx.d, &fx.a);
+	ck_assert_int_eq(fx.d.nerror, 0);
+	fx.cm = sema_check(m, mach_preset(preset), &fx.d, &fx.a);
+	pp_free(pp);
+	return fx.d.nerror;
+}
+
+static void
+done(void)
+{
+	fclose(fx.out);
+	strtab_free(&fx.strs);
+	srcmgr_free(&fx.sm);
+	arena_free(&fx.a);
+}
+
+/* The diagnostics text, for asserting on messages. */
+static const char *
+messages(void)
+{
+	static char buf[8192];
+	size_t n;
+
+	rewind(fx.out);
+	n = fread(buf, 1, sizeof buf - 1, fx.out);
+	buf[n] = 0;
+	return buf;
+}
+
+static const char gqa[] =
+"kernel g<H, KVH>(smem nxt: i32[H, 4], q: f32[H, 512, 128],\n"
+"    k: f32[KVH, 512, 128], out o: f32[H, 512, 128])\n"
+"grid (h: H, i: 4)\n"
+"semantics (parallel, arbitrary)\n"
+"blocks { q: [_, 128, 128] at (h, i, 0);\n"
+"    k: [_, 128, 128] at (h / (H / KVH), nxt[h, i], 0);\n"
+"    o: [_, 128, 128] at (h, i, 0); }\n"
+"{ o[...] = dot(q[...], k[...], trans_b); }\n"
+"export g<8, 2>;\n";
+
+static int
+table(void *ctx, int op, const int64_t *idx, int64_t *v)
+{
+	(void)ctx;
+	ck_assert_int_eq(op, 0);
+	*v = 3 - idx[1];	/* nxt[h, i] = 3 - i */
+	return 0;
+}
+
+START_TEST(map_eval_exact)
+{
+	CKernel *k;
+	int64_t pt[2], start[3], v;
+
+	ck_assert_int_eq(check_src(gqa, "v4"), 0);
+	k = fx.cm->exp[0].kernel;
+	ck_assert_int_eq(k->op[2].runtime_check, 1);	/* reads nxt */
+	ck_assert_int_eq(k->op[1].runtime_check, 0);
+	pt[0] = 5;	/* h = 5 -> KV head 5 / (8 / 2) = 1 */
+	pt[1] = 1;
+	ck_assert_int_eq(sema_block_start(k, 1, pt, NULL, NULL, start), 0);
+	ck_assert_int_eq(start[0], 5);
+	ck_assert_int_eq(start[1], 128);
+	ck_assert_int_eq(sema_block_start(k, 2, pt, NULL, NULL, start),
+	    SEMA_EVAL_UNKNOWN);
+	ck_assert_int_eq(sema_block_start(k, 2, pt, table, NULL, start), 0);
+	ck_assert_int_eq(start[0], 1);
+	ck_assert_int_eq(start[1], 2 * 128);
+	ck_assert_int_eq(sema_eval_int(k, k->op[2].map[0], pt, NULL, NULL,
+	    NULL, &v), 0);
+	ck_assert_int_eq(v, 1);
+	done();
+}
+END_TEST
+
+START_TEST(map_counterexample)
+{
+	static const char s[] =
+	"kernel c(x: f32[512, 128], out z: f32[512, 128])\n"
+	"grid (i: 2, j: 3)\n"
+	"blocks { x: [128, 128] at (i + j, 0); z: [128, 128] at (i * 3 + j, 0); }\n"
+	"{ z[...] = x[...]; }\n";
+
+	ck_assert_int_eq(check_src(s, "v4"), 1);
+	/* x: i + j <= 3 stays inside; z: 3 * i + j = 4 first at (1, 1). */
+	ck_assert_ptr_nonnull(strstr(messages(), "at grid point (i=1, j=1) "
+	    "the block index 4 of 'z' dim 0 is outside [0, 4)"));
+	done();
+}
+END_TEST
+
+START_TEST(revisit_enumeration)
+{
+	static const char ok[] =
+	"kernel r(x: f32[256, 256], out z: f32[256, 128])\n"
+	"grid (i: 2, k: 2)\n"
+	"blocks { x: [128, 128] at (i, k); z: [128, 128] at (i, 0); }\n"
+	"{ when (k == 0) { z[...] = 0.0; } z[...] += x[...]; }\n";
+	static const char bad[] =
+	"kernel r(x: f32[256, 256], out z: f32[256, 128])\n"
+	"grid (k: 2, i: 2)\n"
+	"blocks { x: [128, 128] at (i, k); z: [128, 128] at (i, 0); }\n"
+	"{ z[...] = x[...]; }\n";
+	CKernel *k;
+
+	ck_assert_int_eq(check_src(ok, "v4"), 0);
+	k = fx.cm->local[0].kernel;
+	ck_assert_int_eq(fx.cm->nlocal, 1);
+	ck_assert_int_eq(revisit_output(&(Sema){ .d = &fx.d, .a = &fx.a,
+	    .mp = mach_preset("v4") }, k, &k->op[1]), 0);
+	done();
+	ck_assert_int_eq(check_src(bad, "v4"), 1);
+	ck_assert_ptr_nonnull(strstr(messages(), "output 'z' revisits block "
+	    "(0, 0) at grid point (k=1, i=0)"));
+	ck_assert_ptr_nonnull(strstr(messages(), "after grid point (k=0, i=0)"));
+	done();
+}
+END_TEST
+
+START_TEST(carry_inference)
+{
+	static const char s[] =
+	"kernel m(x: f32[256, 256], y: f32[256, 256], out z: f32[256, 256])\n"
+	"grid (i: 2, j: 2, k: 2)\n"
+	"blocks { x: [128, 128] at (i, k); y: [128, 128] at (k, j);\n"
+	"    z: [128, 128] at (i, j); }\n"
+	"scratch { acc: f32[128, 128]; }\n"
+	"{ when (k == 0) { acc[...] = 0.0; }\n"
+	"  acc[...] += dot(x[...], y[...]);\n"
+	"  when (k == num_programs(k) - 1) { z[...] = acc[...]; } }\n";
+	CKernel *k;
+
+	ck_assert_int_eq(check_src(s, "v4"), 0);
+	k = fx.cm->local[0].kernel;
+	ck_assert_int_eq(k->axis[0].carries, 0);
+	ck_assert_int_eq(k->axis[1].carries, 0);
+	ck_assert_int_eq(k->axis[2].carries, 1);
+	done();
+}
+END_TEST
+
+START_TEST(budget_arithmetic)
+{
+	static const char s[] =
+	"kernel b(x: bf16[1024, 1024], out z: f32[1024, 1024], out w: f32[1024, 1])\n"
+	"grid (i: 4)\n"
+	"blocks { x: [256, 1024] at (i, 0); z: [256, 1024] at (i, 0) buffers 1;\n"
+	"    w: [256, 1] at (i, 0); }\n"
+	"scratch { t: f32[8, 100]; smem c: i32[10]; }\n"
+	"{ t[...] = 0.0; z[...] = x[...] as f32; w[...] = 1.0; c[0] = 1; }\n";
+	CKernel *k;
+	int64_t want;
+
+	ck_assert_int_eq(check_src(s, "v4"), 0);
+	k = fx.cm->local[0].kernel;
+	/* x: 256 x 1024 bf16 x 2 buffers; z: f32 x 1; w: [256, 1] pads to
+	 * [256, 128] x 2; t: [8, 100] pads to [8, 128]; reserve 1 MiB. */
+	want = 256 * 1024 * 2 * 2 + 256 * 1024 * 4 + 256 * 128 * 4 * 2 +
+	    8 * 128 * 4 + (16 << 20) / 16;
+	ck_assert_int_eq(k->budget.vmem_used, want);
+	ck_assert_int_eq(k->budget.smem_used, 40);
+	ck_assert_int_eq(k->budget.vmem_limit, 16 << 20);
+	done();
+}
+END_TEST
+
+START_TEST(largest_fitting_block)
+{
+	static const char s[] =
+	"kernel m(x: f32[4096, 4096], y: f32[4096, 4096], out z: f32[4096, 4096])\n"
+	"grid (i: 4, j: 4, k: 4)\n"
+	"semantics (parallel, parallel, arbitrary)\n"
+	"blocks { x: [1024, 1024] at (i, k); y: [1024, 1024] at (k, j);\n"
+	"    z: [1024, 1024] at (i, j); }\n"
+	"{ when (k == 0) { z[...] = 0.0; } z[...] += dot(x[...], y[...]); }\n";
+	const MachPreset *mp = mach_preset("v4");
+	CKernel *k;
+	Shape b[3];
+	int n[3];
+
+	ck_assert_int_eq(check_src(s, "v4"), 1);	/* 24 MiB + reserve */
+	ck_assert_ptr_nonnull(strstr(messages(), "the largest blocks that fit: "
+	    "x [512, 512], y [512, 512], z [512, 512]"));
+	done();
+	/* Direct: with the limit 6 MiB every 1024 halves to 512 (6 MiB). */
+	ck_assert_int_eq(check_src(s, "v5e"), 0);
+	k = fx.cm->local[0].kernel;
+	ck_assert_int_eq(budget_suggest(mp, k, 6 << 20, b, n), 0);
+	ck_assert_int_eq(b[0].d[0], 512);
+	ck_assert_int_eq(b[2].d[1], 512);
+	ck_assert_int_eq(budget_vmem(mp, k, b, n), 6 << 20);
+	ck_assert_int_eq(budget_suggest(mp, k, (6 << 20) - 1, b, n), 0);
+	ck_assert_int_eq(b[0].d[0], 256);
+	ck_assert_int_eq(budget_suggest(mp, k, 1000, b, n), -1);
+	done();
+}
+END_TEST
+
+START_TEST(tiling_per_preset)
+{
+	static const char s[] =
+	"kernel t(x: bf16[64, 64], out z: bf16[64, 64])\n"
+	"grid (i: 8)\n"
+	"blocks { x: [8, 64] at (i, 0); z: [8, 64] at (i, 0); }\n"
+	"{ z[...] = x[...]; }\n";
+
+	/* bf16 rows pack in 16 on every preset. */
+	ck_assert_int_eq(check_src(s, "small"), 2);
+	ck_assert_ptr_nonnull(strstr(messages(), "multiple of 16 on preset "
+	    "'small'"));
+	done();
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite *s = suite_create("sema");
+	TCase *tc = tcase_create("core");
+	SRunner *sr;
+	int nfail;
+
+	tcase_add_test(tc, map_eval_exact);
+	tcase_add_test(tc, map_counterexample);
+	tcase_add_test(tc, revisit_enumeration);
+	tcase_add_test(tc, carry_inference);
+	tcase_add_test(tc, budget_arithmetic);
+	tcase_add_test(tc, largest_fitting_block);
+	tcase_add_test(tc, tiling_per_preset);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	nfail = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return nfail ? 1 : 0;
+}
