@@ -1,0 +1,93 @@
+#!/bin/sh
+# run.sh - pallasc --interpret --run end to end: inputs written as .npy
+# files (tests/interp/npycheck), the kernel run by the driver with
+# --input-file and --save-dir, the saved outputs checked against the
+# plain-C references; then the driver's checksums, error exits and
+# usage errors.
+#
+# Environment: PALLASC, top_srcdir, top_builddir (set by make check).
+: "${PALLASC:?PALLASC must name the pallasc binary}"
+: "${top_srcdir:?top_srcdir must name the source tree}"
+: "${top_builddir:?top_builddir must name the build tree}"
+check=$top_builddir/tests/interp/npycheck
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/interp.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+bad() {
+	echo "FAIL: $*"
+	fail=$((fail + 1))
+}
+
+# 1. matmul_f32 with inputs from .npy files, output saved and checked.
+"$check" gen-matmul "$tmp" 256 256 256 7 || exit 99
+"$PALLASC" --interpret --run "$top_srcdir/tests/interp/matmul_small.pk" \
+	--entry matmul_f32_small --input-file x="$tmp/x.npy" \
+	--input-file=y="$tmp/y.npy" --save-dir "$tmp" >"$tmp/out" 2>&1 ||
+	bad "matmul_f32_small: exit status $?: $(cat "$tmp/out")"
+grep -q "wrote $tmp/z.npy" "$tmp/out" || bad "matmul: no 'wrote' line"
+"$check" matmul "$tmp" 1e-6 || bad "matmul_f32_small: wrong result"
+
+# 2. Splash with the causal tables from the host helper.
+mkdir "$tmp/s" || exit 99
+"$check" gen-splash "$tmp/s" 2 1 256 128 3 || exit 99
+"$PALLASC" --interpret --run "$top_srcdir/kernels/splash/splash.pk" \
+	--entry splash_fwd_small --splash-causal --input-file q="$tmp/s/q.npy" \
+	--input-file k="$tmp/s/k.npy" --input-file v="$tmp/s/v.npy" \
+	--save-dir "$tmp/s" --shuffle=5 >"$tmp/out" 2>&1 ||
+	bad "splash_fwd_small: exit status $?: $(cat "$tmp/out")"
+"$check" splash "$tmp/s" 1e-5 || bad "splash_fwd_small: wrong result"
+
+# 3. Checksums of the toy func with inputs of ones: every row of h is
+# constant, so softmax gives 1/64 everywhere and p @ w2 is exactly 1.
+"$PALLASC" --interpret --run "$top_srcdir/tests/interp/toy.pk" --input=ones \
+	>"$tmp/out" 2>&1 || bad "toy: exit status $?"
+grep -q "^toy: f32\[16, 32\] sum=512 abs=512$" "$tmp/out" ||
+	bad "toy checksum: $(cat "$tmp/out")"
+grep -q "first: 1 1 1 1 1 1 1 1$" "$tmp/out" || bad "toy values"
+
+# 4. A runtime error exits 1 with the diagnostic: the table makes the
+# output revisit a block.
+"$check" table "$tmp/t.npy" 0 1 0 1 || exit 99
+"$PALLASC" --interpret --run "$top_srcdir/tests/interp/checks.pk" \
+	--entry gather_rows --smem t="$tmp/t.npy" -fdiagnostics-color=never \
+	>"$tmp/out" 2>"$tmp/err"
+status=$?
+[ $status -eq 1 ] || bad "revisit: exit status $status"
+grep -q "error: output 'y' revisits block (0, 0)" "$tmp/err" ||
+	bad "revisit: $(cat "$tmp/err")"
+
+# 5. Usage errors exit 2; bad files exit 1.
+toy=$top_srcdir/tests/interp/toy.pk
+usage() {
+	"$PALLASC" "$@" "$toy" >/dev/null 2>&1
+	status=$?
+	[ $status -eq 2 ] || bad "'$*': exit status $status, expected 2"
+}
+usage --run
+usage --interpret
+usage --entry toy
+usage --interpret --run --input=gauss
+usage --interpret --run --input=zeros:3
+usage --interpret --run --input-file x
+usage --interpret --run --smem =f.npy
+usage --interpret --run --shuffle=x
+usage --interpret --run --save-dir
+"$PALLASC" --interpret --run "$top_srcdir/tests/interp/toy.pk" \
+	--input-file x="$tmp/missing.npy" >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q "cannot read" "$tmp/err" || bad "missing .npy"
+"$PALLASC" --interpret --run "$top_srcdir/tests/interp/toy.pk" \
+	--input-file w2="$tmp/x.npy" >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q "holds f32\[256, 256\], but 'w2' is f32\[64, 32\]" \
+	"$tmp/err" || bad "wrong .npy shape: $(cat "$tmp/err")"
+"$PALLASC" --interpret --run "$top_srcdir/tests/interp/toy.pk" \
+	--input-file nope="$tmp/x.npy" >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q "names no input" "$tmp/err" || bad "unknown name"
+"$PALLASC" --interpret --run "$top_srcdir/tests/interp/checks.pk" \
+	>/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q "choose one with --entry" "$tmp/err" ||
+	bad "several exports: $(cat "$tmp/err")"
+
+echo "interp driver: $fail failed"
+[ $fail -eq 0 ]

@@ -1,0 +1,672 @@
+/*
+ * check_interp.c - interpret mode against plain-C references: the matmul
+ * kernels (f32 and bf16 inputs), the Splash forward kernel with a causal
+ * mask on several GQA shapes, the seed's toy func; and the pipeline's
+ * behaviour: block copies skipped for repeated indices, output revisits,
+ * reads of uninitialised scratch, out-of-range block indices, shuffled
+ * parallel axes, never-written outputs, DMAs.
+ *
+ * The .pk files are read from $top_srcdir (tests/interp/, kernels/).
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dsl/dsl.h"
+#include "dsl/interp/interp.h"
+#include "kernels/matmul/matmul_host.h"
+#include "kernels/splash/splash_host.h"
+
+typedef struct Fixture {
+	Arena a;
+	SrcMgr sm;
+	Strtab strs;
+	Diag d;
+	PP *pp;
+	CheckedModule *m;
+	char *text;		/* diagnostics printed */
+	size_t len;
+	FILE *out;
+} Fixture;
+
+static TokKind
+pp_source(void *pp, Token *t)
+{
+	return pp_next(pp, t);
+}
+
+/* Parses and checks top_srcdir/path against the v4 preset. */
+static void
+load(Fixture *f, const char *path)
+{
+	const char *top = getenv("top_srcdir");
+	char full[1024];
+	Ast *ast;
+
+	memset(f, 0, sizeof *f);
+	snprintf(full, sizeof full, "%s/%s", top ? top : ".", path);
+	srcmgr_init(&f->sm);
+	strtab_init(&f->strs, &f->a);
+	f->out = open_memstream(&f->text, &f->len);
+	diag_init(&f->d, &f->sm, f->out);
+	f->pp = pp_new(&f->d, &f->strs, &f->a);
+	/* the preset's macros, as pallasc predefines them for v4 */
+	pp_define_cmdline(f->pp, "__PK_LANES__=128");
+	pp_define_cmdline(f->pp, "__PK_SUBLANES__=8");
+	pp_define_cmdline(f->pp, "__PK_PRESET_V4__");
+	ck_assert_int_eq(pp_push_file(f->pp, full), 0);
+	ast = parse_module(pp_source, f->pp, &f->d, &f->a);
+	f->m = sema_check(ast, mach_preset(NULL), &f->d, &f->a);
+	fflush(f->out);
+	ck_assert_msg(f->d.nerror == 0, "%s: %s", path, f->text);
+}
+
+static const char *
+diags(Fixture *f)
+{
+	fflush(f->out);
+	return f->text ? f->text : "";
+}
+
+static void
+unload(Fixture *f)
+{
+	pp_free(f->pp);
+	fclose(f->out);
+	free(f->text);
+	strtab_free(&f->strs);
+	srcmgr_free(&f->sm);
+	arena_free(&f->a);
+}
+
+static const CExport *
+export_named(Fixture *f, const char *name)
+{
+	int i;
+
+	for (i = 0; i < f->m->nexport; i++)
+		if (strcmp(f->m->exp[i].cname, name) == 0)
+			return &f->m->exp[i];
+	ck_abort_msg("no export '%s'", name);
+	return NULL;
+}
+
+static const CKernel *
+kernel_named(Fixture *f, const char *name)
+{
+	const CExport *e = export_named(f, name);
+
+	ck_assert_ptr_nonnull(e->kernel);
+	return e->kernel;
+}
+
+/* Buffers for every operand of k, inputs random (seeded by position). */
+static InterpBuf *
+operands(const CKernel *k, uint64_t seed)
+{
+	InterpBuf *b = xcalloc((size_t)k->nop, sizeof(InterpBuf));
+	int i;
+
+	for (i = 0; i < k->nop; i++) {
+		interp_buf_alloc(&b[i], k->op[i].name, k->op[i].dtype,
+		    &k->op[i].shape);
+		if (k->op[i].role == ROLE_IN)
+			interp_fill(&b[i], INTERP_RANDOM, seed + (uint64_t)i);
+	}
+	return b;
+}
+
+static void
+free_operands(const CKernel *k, InterpBuf *b)
+{
+	int i;
+
+	for (i = 0; i < k->nop; i++)
+		interp_buf_free(&b[i]);
+	free(b);
+}
+
+/* max |got - want| / max |want| over n floats. */
+static double
+rel_err(const float *got, const float *want, int64_t n)
+{
+	double e = 0, m = 0;
+	int64_t i;
+
+	for (i = 0; i < n; i++) {
+		e = fmax(e, fabs((double)got[i] - want[i]));
+		m = fmax(m, fabs((double)want[i]));
+	}
+	return m > 0 ? e / m : e;
+}
+
+/* ------------------------------------------------------------ matmul */
+
+START_TEST(matmul_bf16_inputs)
+{
+	Fixture f;
+	const CKernel *k;
+	InterpBuf *b;
+	float *ref;
+	int64_t M, N, K;
+
+	load(&f, "tests/interp/matmul_small.pk");
+	k = kernel_named(&f, "matmul_small");
+	M = k->op[2].shape.d[0];
+	N = k->op[2].shape.d[1];
+	K = k->op[0].shape.d[1];
+	b = operands(k, 1);
+	ck_assert_int_eq(interp_kernel(k, b, k->nop, NULL, &f.d), 0);
+	ref = xmalloc((size_t)(M * N) * sizeof(float));
+	matmul_ref_bf16((int)M, (int)N, (int)K, b[0].data, b[1].data, ref);
+	ck_assert_double_le(rel_err(b[2].data, ref, M * N), 1e-6);
+	free(ref);
+	free_operands(k, b);
+	unload(&f);
+}
+END_TEST
+
+START_TEST(matmul_bf16_output)
+{
+	Fixture f;
+	const CKernel *k;
+	InterpBuf *b;
+	float *ref;
+	int64_t M, N, K, i;
+
+	load(&f, "tests/interp/matmul_small.pk");
+	k = kernel_named(&f, "matmul_bf16_small");
+	M = k->op[2].shape.d[0];
+	N = k->op[2].shape.d[1];
+	K = k->op[0].shape.d[1];
+	b = operands(k, 2);
+	ck_assert_int_eq(interp_kernel(k, b, k->nop, NULL, &f.d), 0);
+	ref = xmalloc((size_t)(M * N) * sizeof(float));
+	matmul_ref_bf16((int)M, (int)N, (int)K, b[0].data, b[1].data, ref);
+	for (i = 0; i < M * N; i++) {	/* one bf16 rounding of the sum */
+		float got = matmul_bf16_to_f32(((uint16_t *)b[2].data)[i]);
+		ck_assert_float_le(fabsf(got - ref[i]),
+		    fabsf(ref[i]) * 0x1p-8f + 1e-5f);
+	}
+	free(ref);
+	free_operands(k, b);
+	unload(&f);
+}
+END_TEST
+
+START_TEST(matmul_f32_inputs)
+{
+	Fixture f;
+	const CKernel *k;
+	InterpBuf *b;
+	float *ref;
+	int64_t M, N, K;
+
+	load(&f, "tests/interp/matmul_small.pk");
+	k = kernel_named(&f, "matmul_f32_small");
+	M = k->op[2].shape.d[0];
+	N = k->op[2].shape.d[1];
+	K = k->op[0].shape.d[1];
+	b = operands(k, 3);
+	ck_assert_int_eq(interp_kernel(k, b, k->nop, NULL, &f.d), 0);
+	ref = xmalloc((size_t)(M * N) * sizeof(float));
+	matmul_ref_f32((int)M, (int)N, (int)K, b[0].data, b[1].data, ref);
+	ck_assert_double_le(rel_err(b[2].data, ref, M * N), 1e-6);
+	free(ref);
+	free_operands(k, b);
+	unload(&f);
+}
+END_TEST
+
+/* Shuffled parallel axes give bit-identical results and the same copies. */
+START_TEST(matmul_shuffled_order)
+{
+	Fixture f;
+	const CKernel *k;
+	InterpBuf *b;
+	InterpOptions o = {0};
+	InterpStats st = {0};
+	int64_t in[3] = {0}, out[3] = {0};
+	float *first;
+	size_t bytes;
+	int seed;
+
+	load(&f, "tests/interp/matmul_small.pk");
+	k = kernel_named(&f, "matmul_small");
+	b = operands(k, 4);
+	st.copy_in = in;
+	st.copy_out = out;
+	o.stats = &st;
+	ck_assert_int_eq(interp_kernel(k, b, k->nop, &o, &f.d), 0);
+	/* x and y change block every step; z once per (i, j) */
+	ck_assert_int_eq(in[0], st.steps);
+	ck_assert_int_eq(out[2], k->axis[0].extent * k->axis[1].extent);
+	bytes = (size_t)shape_numel(&k->op[2].shape) * 4;
+	first = xmalloc(bytes);
+	memcpy(first, b[2].data, bytes);
+	for (seed = 1; seed <= 3; seed++) {
+		memset(b[2].data, 0, bytes);
+		o.shuffle = 1;
+		o.seed = (uint64_t)seed;
+		ck_assert_int_eq(interp_kernel(k, b, k->nop, &o, &f.d), 0);
+		ck_assert_mem_eq(b[2].data, first, bytes);
+	}
+	free(first);
+	free_operands(k, b);
+	unload(&f);
+}
+END_TEST
+
+/* ------------------------------------------------------------ splash */
+
+/* Runs one Splash export against the double reference. */
+static void
+splash_case(const char *file, const char *name, double *err_o,
+    double *err_lse, InterpStats *st)
+{
+	Fixture f;
+	const CKernel *k;
+	InterpBuf *b;
+	InterpOptions o = {0};
+	int64_t H, KVH, S, D, BQ, BKV, n, i;
+	double *ro, *rl, eo = 0, el = 0, mo = 0, ml = 0;
+	float *q;
+
+	load(&f, file);
+	k = kernel_named(&f, name);
+	H = k->param_val[0];
+	KVH = k->param_val[1];
+	S = k->param_val[2];
+	D = k->param_val[3];
+	BQ = k->param_val[4];
+	BKV = k->param_val[5];
+	b = operands(k, 10);
+	q = b[2].data;
+	for (i = 0; i < H * S * D; i++)		/* pre-scaled q */
+		q[i] /= sqrtf((float)D);
+	ck_assert_int_eq(splash_causal_tables((int)H, (int)S, (int)BQ,
+	    (int)BKV, b[1].data, b[0].data), 0);
+	o.stats = st;
+	ck_assert_msg(interp_kernel(k, b, k->nop, &o, &f.d) == 0, "%s",
+	    diags(&f));
+	n = H * S * D;
+	ro = xmalloc((size_t)n * sizeof(double));
+	rl = xmalloc((size_t)(H * S) * sizeof(double));
+	ck_assert_int_eq(splash_reference((int)H, (int)KVH, (int)S, (int)D,
+	    q, b[3].data, b[4].data, splash_causal, NULL, ro, rl), 0);
+	for (i = 0; i < n; i++) {
+		eo = fmax(eo, fabs(((float *)b[5].data)[i] - ro[i]));
+		mo = fmax(mo, fabs(ro[i]));
+	}
+	for (i = 0; i < H * S; i++) {
+		el = fmax(el, fabs(((float *)b[6].data)[i] - rl[i]));
+		ml = fmax(ml, fabs(rl[i]));
+	}
+	*err_o = eo / mo;
+	*err_lse = el / ml;
+	printf("splash %-22s H=%lld KVH=%lld S=%lld D=%lld: max rel err "
+	    "o %.3g, lse %.3g\n", name, (long long)H, (long long)KVH,
+	    (long long)S, (long long)D, *err_o, *err_lse);
+	free(ro);
+	free(rl);
+	free_operands(k, b);
+	unload(&f);
+}
+
+static const struct { const char *file, *name; } splash_shapes[] = {
+	{ "kernels/splash/splash.pk", "splash_fwd_small" },	/* 2:1 */
+	{ "kernels/splash/splash.pk", "splash_fwd_h4_s512" },	/* 4:2 */
+	{ "tests/interp/splash_shapes.pk", "splash_h4_kv2_s256" },
+	{ "tests/interp/splash_shapes.pk", "splash_h4_kv1_s256" },
+};
+
+START_TEST(splash_causal_vs_reference)
+{
+	double eo, el;
+
+	splash_case(splash_shapes[_i].file, splash_shapes[_i].name, &eo, &el,
+	    NULL);
+	ck_assert_double_le(eo, 1e-5);
+	ck_assert_double_le(el, 1e-5);
+}
+END_TEST
+
+/* Skipped steps repeat the K/V block index: no copy is made for them. */
+START_TEST(splash_skipped_steps_fetch_nothing)
+{
+	int64_t in[7] = {0}, out[7] = {0};
+	InterpStats st = {0};
+	int32_t bm[16], dn[16];
+	double eo, el;
+
+	st.copy_in = in;
+	st.copy_out = out;
+	splash_case("tests/interp/splash_shapes.pk", "splash_h1_s512", &eo,
+	    &el, &st);
+	ck_assert_double_le(eo, 1e-5);
+	splash_causal_tables(1, 512, 128, 128, bm, dn);
+	ck_assert_int_eq(st.steps, 16);
+	ck_assert_int_eq(in[2], 4);		/* q: once per query block */
+	ck_assert_int_eq(in[3], splash_kv_fetches(1, 1, 4, 4, dn));
+	ck_assert_int_eq(in[3], 9);		/* k: 9 of 16 steps */
+	ck_assert_int_eq(in[4], 9);		/* v */
+	ck_assert_int_eq(out[5], 4);		/* o, lse: once per row */
+	ck_assert_int_eq(out[6], 4);
+	ck_assert_int_eq(in[5], 0);
+	ck_assert_int_eq(st.poisoned_out, 0);
+}
+END_TEST
+
+/* ------------------------------------------------------------ toy */
+
+static void
+bf16_round_all(float *x, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		x[i] = matmul_bf16_to_f32(matmul_f32_to_bf16(x[i]));
+}
+
+/* The toy in double, with dot's default precision: inputs to bf16. */
+static void
+toy_reference(const float *x, const float *w1, const float *w2, float *out)
+{
+	float xb[16 * 64], w1b[64 * 64], w2b[64 * 32], p[16 * 64];
+	double h[16 * 64];
+	int i, j, c;
+
+	memcpy(xb, x, sizeof xb);
+	memcpy(w1b, w1, sizeof w1b);
+	memcpy(w2b, w2, sizeof w2b);
+	bf16_round_all(xb, 16 * 64);
+	bf16_round_all(w1b, 64 * 64);
+	bf16_round_all(w2b, 64 * 32);
+	for (i = 0; i < 16; i++) {
+		double ms = 0, m = -INFINITY, s = 0;
+		for (j = 0; j < 64; j++) {
+			double acc = 0;
+			for (c = 0; c < 64; c++)
+				acc += (double)xb[i * 64 + c] * w1b[c * 64 + j];
+			h[i * 64 + j] = acc;
+			ms += acc * acc;
+		}
+		ms = sqrt(ms / 64 + 1e-6);
+		for (j = 0; j < 64; j++) {
+			h[i * 64 + j] /= ms;
+			m = fmax(m, h[i * 64 + j]);
+		}
+		for (j = 0; j < 64; j++)
+			s += exp(h[i * 64 + j] - m);
+		for (j = 0; j < 64; j++)
+			p[i * 64 + j] = (float)(exp(h[i * 64 + j] - m) / s);
+	}
+	bf16_round_all(p, 16 * 64);
+	for (i = 0; i < 16; i++)
+		for (j = 0; j < 32; j++) {
+			double acc = 0;
+			for (c = 0; c < 64; c++)
+				acc += (double)p[i * 64 + c] * w2b[c * 32 + j];
+			out[i * 32 + j] = (float)acc;
+		}
+}
+
+START_TEST(toy_func_vs_reference)
+{
+	Fixture f;
+	const CExport *e;
+	InterpBuf a[3], r;
+	float ref[16 * 32];
+	int i;
+
+	load(&f, "tests/interp/toy.pk");
+	e = export_named(&f, "toy");
+	ck_assert_ptr_nonnull(e->func);
+	for (i = 0; i < 3; i++) {
+		interp_buf_alloc(&a[i], e->func->param[i].name, DT_F32,
+		    &e->func->param[i].shape);
+		interp_fill(&a[i], INTERP_RANDOM, 20 + (uint64_t)i);
+	}
+	interp_buf_alloc(&r, "toy", DT_F32, &e->func->rshape);
+	ck_assert_int_eq(interp_func(e->func, a, 3, &r, NULL, &f.d), 0);
+	toy_reference(a[0].data, a[1].data, a[2].data, ref);
+	/* p's bf16 rounding may fall either side: a few bf16 ulps of p */
+	ck_assert_double_le(rel_err(r.data, ref, 16 * 32), 2e-3);
+	for (i = 0; i < 3; i++)
+		interp_buf_free(&a[i]);
+	interp_buf_free(&r);
+	unload(&f);
+}
+END_TEST
+
+/* ------------------------------------------------------------ checks */
+
+/* gather_rows with table t: 0 if it ran, else -1 with f's diagnostics. */
+static int
+run_gather(Fixture *f, const int32_t *t, InterpBuf **out)
+{
+	const CKernel *k = kernel_named(f, "gather_rows");
+	InterpBuf *b = operands(k, 30);
+
+	memcpy(b[0].data, t, 4 * sizeof(int32_t));
+	*out = b;
+	return interp_kernel(k, b, k->nop, NULL, &f->d);
+}
+
+START_TEST(revisit_detected)
+{
+	static const int32_t ok[4] = { 0, 0, 1, 1 }, bad[4] = { 0, 1, 0, 1 };
+	Fixture f;
+	InterpBuf *b;
+	const CKernel *k;
+
+	load(&f, "tests/interp/checks.pk");
+	k = kernel_named(&f, "gather_rows");
+	ck_assert_int_eq(run_gather(&f, ok, &b), 0);
+	/* block 0 holds the last write into it: x rows 8..15, doubled */
+	ck_assert(((float *)b[2].data)[5 * 128] ==
+	    2 * ((float *)b[1].data)[13 * 128]);
+	free_operands(k, b);
+	ck_assert_int_eq(run_gather(&f, bad, &b), -1);
+	ck_assert_msg(strstr(diags(&f), "error: output 'y' revisits block "
+	    "(0, 0)"), "%s", diags(&f));
+	ck_assert(strstr(diags(&f), "note: at grid point (i=2) of kernel "
+	    "'gather_rows'"));
+	free_operands(k, b);
+	unload(&f);
+}
+END_TEST
+
+START_TEST(block_index_out_of_range)
+{
+	static const int32_t bad[4] = { 0, 0, 2, 2 };
+	Fixture f;
+	InterpBuf *b;
+
+	load(&f, "tests/interp/checks.pk");
+	ck_assert_int_eq(run_gather(&f, bad, &b), -1);
+	ck_assert_msg(strstr(diags(&f), "block index (2, 0) of 'y' is out of "
+	    "range"), "%s", diags(&f));
+	free_operands(kernel_named(&f, "gather_rows"), b);
+	unload(&f);
+}
+END_TEST
+
+START_TEST(dynamic_slice_out_of_bounds)
+{
+	Fixture f;
+	const CKernel *k;
+	InterpBuf *b;
+
+	load(&f, "tests/interp/checks.pk");
+	k = kernel_named(&f, "dyn_rows");
+	b = operands(k, 45);
+	((int32_t *)b[0].data)[0] = 1;
+	ck_assert_msg(interp_kernel(k, b, k->nop, NULL, &f.d) == 0, "%s",
+	    diags(&f));
+	ck_assert(((float *)b[2].data)[3] == ((float *)b[1].data)[8 * 128 + 3]);
+	((int32_t *)b[0].data)[0] = 2;
+	ck_assert_int_eq(interp_kernel(k, b, k->nop, NULL, &f.d), -1);
+	ck_assert_msg(strstr(diags(&f), "error: slice 16:24 is out of bounds "
+	    "for dimension 0 of 'x' (size 16)"), "%s", diags(&f));
+	free_operands(k, b);
+	unload(&f);
+}
+END_TEST
+
+START_TEST(uninitialised_scratch_read)
+{
+	Fixture f;
+	const CKernel *k;
+	InterpBuf *b;
+
+	load(&f, "tests/interp/checks.pk");
+	k = kernel_named(&f, "read_uninit");
+	b = operands(k, 40);
+	((int32_t *)b[0].data)[0] = 1;
+	((int32_t *)b[0].data)[1] = 1;
+	ck_assert_int_eq(interp_kernel(k, b, k->nop, NULL, &f.d), 0);
+	ck_assert(((float *)b[2].data)[9 * 128] ==
+	    ((float *)b[1].data)[9 * 128] + 1);
+	((int32_t *)b[0].data)[0] = 0;
+	ck_assert_int_eq(interp_kernel(k, b, k->nop, NULL, &f.d), -1);
+	ck_assert_msg(strstr(diags(&f), "error: read of 'acc' before it was "
+	    "written"), "%s", diags(&f));
+	ck_assert(strstr(diags(&f), "(i=0)"));
+	free_operands(k, b);
+	unload(&f);
+}
+END_TEST
+
+START_TEST(unwritten_output_poisoned)
+{
+	Fixture f;
+	const CKernel *k;
+	InterpBuf *b;
+	InterpStats st = {0};
+	InterpOptions o = {0};
+	float *y;
+
+	load(&f, "tests/interp/checks.pk");
+	k = kernel_named(&f, "half_write");
+	b = operands(k, 50);
+	o.stats = &st;
+	o.warn_unwritten = 1;
+	ck_assert_int_eq(interp_kernel(k, b, k->nop, &o, &f.d), 0);
+	ck_assert_int_eq(st.poisoned_out, 8 * 128);
+	ck_assert(strstr(diags(&f), "warning: 1024 of 2048 elements of "
+	    "output 'y' were never written"));
+	y = b[1].data;
+	ck_assert(y[3 * 128 + 7] == ((float *)b[0].data)[3 * 128 + 7]);
+	ck_assert(isnan(y[4 * 128]) && isnan(y[15 * 128 + 127]));
+	free_operands(k, b);
+	unload(&f);
+}
+END_TEST
+
+START_TEST(dma_through_scratch)
+{
+	Fixture f;
+	const CKernel *k;
+	InterpBuf *b;
+	int i;
+
+	load(&f, "tests/interp/checks.pk");
+	k = kernel_named(&f, "dma_scale");
+	b = operands(k, 60);
+	ck_assert_msg(interp_kernel(k, b, k->nop, NULL, &f.d) == 0, "%s",
+	    diags(&f));
+	for (i = 0; i < 16 * 128; i++)
+		ck_assert(((float *)b[1].data)[i] ==
+		    3 * ((float *)b[0].data)[i]);
+	free_operands(k, b);
+	unload(&f);
+}
+END_TEST
+
+START_TEST(func_calls_kernel)
+{
+	Fixture f;
+	const CExport *e;
+	InterpBuf x, r;
+	int i;
+
+	load(&f, "tests/interp/checks.pk");
+	e = export_named(&f, "twice_plus_one");
+	ck_assert_ptr_nonnull(e->func);
+	interp_buf_alloc(&x, "x", DT_F32, &e->func->param[0].shape);
+	interp_fill(&x, INTERP_RANDOM, 80);
+	interp_buf_alloc(&r, "r", DT_F32, &e->func->rshape);
+	ck_assert_msg(interp_func(e->func, &x, 1, &r, NULL, &f.d) == 0, "%s",
+	    diags(&f));
+	for (i = 0; i < 16 * 128; i++)
+		ck_assert(((float *)r.data)[i] ==
+		    2 * ((float *)x.data)[i] + 1);
+	interp_buf_free(&x);
+	interp_buf_free(&r);
+	unload(&f);
+}
+END_TEST
+
+START_TEST(wrong_buffers_rejected)
+{
+	Fixture f;
+	const CKernel *k;
+	InterpBuf *b;
+	Shape s = { 2, { 8, 128 } };
+
+	load(&f, "tests/interp/checks.pk");
+	k = kernel_named(&f, "half_write");
+	b = operands(k, 70);
+	interp_buf_free(&b[0]);
+	interp_buf_alloc(&b[0], "x", DT_F32, &s);
+	ck_assert_int_eq(interp_kernel(k, b, k->nop, NULL, &f.d), -1);
+	ck_assert_msg(strstr(diags(&f), "operand 'x' is f32[16, 128], but "
+	    "the buffer given is f32[8, 128]"), "%s", diags(&f));
+	free_operands(k, b);
+	unload(&f);
+}
+END_TEST
+
+static Suite *
+suite(void)
+{
+	Suite *s = suite_create("interp");
+	TCase *t = tcase_create("kernels");
+	TCase *c = tcase_create("checks");
+
+	tcase_set_timeout(t, 120);
+	tcase_add_test(t, matmul_bf16_inputs);
+	tcase_add_test(t, matmul_bf16_output);
+	tcase_add_test(t, matmul_f32_inputs);
+	tcase_add_test(t, matmul_shuffled_order);
+	tcase_add_loop_test(t, splash_causal_vs_reference, 0,
+	    (int)countof(splash_shapes));
+	tcase_add_test(t, splash_skipped_steps_fetch_nothing);
+	tcase_add_test(t, toy_func_vs_reference);
+	suite_add_tcase(s, t);
+	tcase_add_test(c, revisit_detected);
+	tcase_add_test(c, block_index_out_of_range);
+	tcase_add_test(c, dynamic_slice_out_of_bounds);
+	tcase_add_test(c, uninitialised_scratch_read);
+	tcase_add_test(c, unwritten_output_poisoned);
+	tcase_add_test(c, dma_through_scratch);
+	tcase_add_test(c, func_calls_kernel);
+	tcase_add_test(c, wrong_buffers_rejected);
+	suite_add_tcase(s, c);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *r = srunner_create(suite());
+	int failed;
+
+	srunner_run_all(r, CK_NORMAL);
+	failed = srunner_ntests_failed(r);
+	srunner_free(r);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,452 @@
+/*
+ * pallasc-run.c - the driver's interpret mode: pallasc --interpret --run.
+ *
+ * Picks an export (--entry, or the only one), makes its inputs (a
+ * generator, .npy files, SMEM tables from a .npy file or the Splash
+ * causal-mask helper), runs it with dsl/interp/, and prints a checksum
+ * and the first values of each output, or saves them as .npy files.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tools/pallasc.h"
+#include "kernels/splash/splash_host.h"
+
+static int
+usage(const char *fmt, const char *arg)
+{
+	fputs("pallasc: error: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs("\nTry 'pallasc --help' for more information.\n", stderr);
+	return EXIT_USAGE;
+}
+
+/* "--name=value" or "--name value"; NULL if arg is not --name. */
+static const char *
+value_of(int argc, char **argv, int *i, const char *name, int *missing)
+{
+	size_t n = strlen(name);
+	const char *arg = argv[*i];
+
+	*missing = 0;
+	if (strncmp(arg, name, n) != 0)
+		return NULL;
+	if (arg[n] == '=')
+		return arg + n + 1;
+	if (arg[n])
+		return NULL;
+	if (*i + 1 < argc)
+		return argv[++*i];
+	*missing = 1;
+	return NULL;
+}
+
+/* "NAME=PATH" with both parts non-empty. */
+static int
+name_path(const char *v)
+{
+	const char *eq = strchr(v, '=');
+
+	return eq && eq != v && eq[1];
+}
+
+/* "kind" or "kind:SEED" of --input; 0 if well formed. */
+static int
+parse_fill(const char *v, int *kind, uint64_t *seed)
+{
+	char name[16];
+	const char *colon = strchr(v, ':');
+	size_t n = colon ? (size_t)(colon - v) : strlen(v);
+	char *end;
+
+	*seed = 0;
+	if (n >= sizeof name)
+		return -1;
+	memcpy(name, v, n);
+	name[n] = 0;
+	if ((*kind = interp_fill_by_name(name)) < 0)
+		return -1;
+	if (!colon)
+		return 0;
+	if (*kind != INTERP_RANDOM || !colon[1])
+		return -1;
+	errno = 0;
+	*seed = strtoull(colon + 1, &end, 0);
+	return *end || errno || colon[1] == '-' ? -1 : 0;
+}
+
+int
+run_flag(RunOpts *r, Arena *a, int argc, char **argv, int *i)
+{
+	const char *arg = argv[*i], *v;
+	int missing, kind;
+	uint64_t seed;
+
+	if (strcmp(arg, "--interpret") == 0)
+		return r->interpret = 1, 0;
+	if (strcmp(arg, "--run") == 0)
+		return r->run = 1, 0;
+	if (strcmp(arg, "--splash-causal") == 0)
+		return r->splash_causal = 1, 0;
+	if (strcmp(arg, "--shuffle") == 0)
+		return r->shuffle = 1, 0;
+	if (strncmp(arg, "--shuffle=", 10) == 0) {
+		if (parse_fill(arena_printf(a, "random:%s", arg + 10), &kind,
+		    &seed))
+			return usage("bad --shuffle seed '%s'", arg + 10);
+		r->shuffle = 1;
+		r->seed = seed;
+		return 0;
+	}
+	if ((v = value_of(argc, argv, i, "--entry", &missing)))
+		return r->entry = v, 0;
+	if (!missing && (v = value_of(argc, argv, i, "--input-file",
+	    &missing))) {
+		if (!name_path(v))
+			return usage("--input-file wants NAME=FILE.npy, not "
+			    "'%s'", v);
+		vec_push(a, &r->file, v);
+		return 0;
+	}
+	if (!missing && (v = value_of(argc, argv, i, "--input", &missing))) {
+		if (parse_fill(v, &kind, &seed))
+			return usage("bad --input '%s': use zeros, ones, iota "
+			    "or random[:SEED]", v);
+		return r->fill = v, 0;
+	}
+	if (!missing && (v = value_of(argc, argv, i, "--smem", &missing))) {
+		if (!name_path(v))
+			return usage("--smem wants NAME=FILE.npy, not '%s'", v);
+		vec_push(a, &r->smem, v);
+		return 0;
+	}
+	if (!missing && (v = value_of(argc, argv, i, "--save-dir",
+	    &missing)))
+		return r->save_dir = v, 0;
+	if (missing)
+		return usage("missing argument to '%s'", arg);
+	return -1;
+}
+
+int
+run_check_opts(const RunOpts *r)
+{
+	int any = r->entry || r->fill || r->file.n || r->smem.n ||
+	    r->splash_causal || r->save_dir || r->shuffle;
+
+	if (r->run && !r->interpret)
+		return usage("%s", "--run needs --interpret (running compiled "
+		    "code is not available yet)");
+	if (r->interpret && !r->run)
+		return usage("%s", "--interpret needs --run");
+	if (any && !r->run)
+		return usage("%s", "input and output options need --interpret "
+		    "--run");
+	return 0;
+}
+
+/* --------------------------------------------------------------- inputs */
+
+/* The value of NAME=PATH options for operand name, or NULL. */
+static const char *
+file_for(const char *const *v, int n, const char *name)
+{
+	size_t len = strlen(name);
+	int i;
+
+	for (i = n - 1; i >= 0; i--)
+		if (strncmp(v[i], name, len) == 0 && v[i][len] == '=')
+			return v[i] + len + 1;
+	return NULL;
+}
+
+/* Loads path into b, converting f32 data for a bf16 operand. */
+static int
+load_npy(const char *path, InterpBuf *b)
+{
+	InterpBuf f;
+	char err[256];
+	Buf want = {0}, got = {0};
+	int64_t i, n;
+
+	if (interp_npy_read(path, &f, err, sizeof err)) {
+		fprintf(stderr, "pallasc: error: %s: %s\n", path, err);
+		return -1;
+	}
+	if (shape_eq(&f.shape, &b->shape) && (f.dtype == b->dtype ||
+	    (f.dtype == DT_F32 && b->dtype == DT_BF16))) {
+		n = shape_numel(&b->shape);
+		for (i = 0; i < n; i++)
+			interp_buf_set(b, i, interp_buf_get(&f, i));
+		interp_buf_free(&f);
+		return 0;
+	}
+	shape_print(&want, &b->shape);
+	shape_print(&got, &f.shape);
+	fprintf(stderr, "pallasc: error: %s holds %s%s, but '%s' is %s%s\n",
+	    path, dtype_name(f.dtype), got.p, b->name, dtype_name(b->dtype),
+	    want.p);
+	buf_free(&want);
+	buf_free(&got);
+	interp_buf_free(&f);
+	return -1;
+}
+
+static int64_t
+param(const CKernel *k, const char *name)
+{
+	int i;
+
+	for (i = 0; i < k->nparam; i++)
+		if (strcmp(k->param_name[i], name) == 0)
+			return k->param_val[i];
+	return -1;
+}
+
+/* --splash-causal: the kernel's block_mask and data_next tables. */
+static int
+splash_tables(const CKernel *k, InterpBuf *b)
+{
+	int bm = -1, dn = -1, i;
+	int64_t S = param(k, "S"), BQ = param(k, "BQ"), BKV = param(k, "BKV");
+
+	for (i = 0; i < k->nop; i++) {
+		if (k->op[i].role != ROLE_SMEM_TABLE)
+			continue;
+		if (strcmp(k->op[i].name, "block_mask") == 0)
+			bm = i;
+		if (strcmp(k->op[i].name, "data_next") == 0)
+			dn = i;
+	}
+	if (bm < 0 || dn < 0 || S <= 0 || BQ <= 0 || BKV <= 0 ||
+	    k->op[bm].dtype != DT_I32 || k->op[bm].shape.rank != 3 ||
+	    !shape_eq(&k->op[bm].shape, &k->op[dn].shape) ||
+	    S / BQ != k->op[bm].shape.d[1] || S / BKV != k->op[bm].shape.d[2]
+	    || splash_causal_tables((int)k->op[bm].shape.d[0], (int)S,
+	    (int)BQ, (int)BKV, b[bm].data, b[dn].data)) {
+		fprintf(stderr, "pallasc: error: --splash-causal needs a "
+		    "kernel with size parameters S, BQ, BKV and SMEM tables "
+		    "block_mask and data_next: i32[H, S / BQ, S / BKV]\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* Fills one input (or table) and names it. */
+static int
+make_input(const RunOpts *r, int idx, int table, InterpBuf *b)
+{
+	const char *path = file_for(table ? r->smem.v : r->file.v,
+	    table ? r->smem.n : r->file.n, b->name);
+	int kind;
+	uint64_t seed;
+
+	if (path)
+		return load_npy(path, b);
+	if (table)	/* zeros: index 0 is always a valid block */
+		return 0;
+	parse_fill(r->fill ? r->fill : "random:0", &kind, &seed);
+	InterpRng mix = { seed ^ (uint64_t)idx * 0x9e3779b97f4a7c15ull };
+	interp_fill(b, (InterpFill)kind, interp_rng_next(&mix));
+	return 0;
+}
+
+/* NAME=PATH options that name no operand are mistakes. */
+static int
+check_names(const char *const *v, int n, const char *const *names,
+    int nn, const char *opt)
+{
+	int i, j;
+
+	for (i = 0; i < n; i++) {
+		size_t len = (size_t)(strchr(v[i], '=') - v[i]);
+		for (j = 0; j < nn; j++)
+			if (strlen(names[j]) == len &&
+			    strncmp(names[j], v[i], len) == 0)
+				break;
+		if (j == nn) {
+			fprintf(stderr, "pallasc: error: %s '%.*s' names no "
+			    "%s of the entry\n", opt, (int)len, v[i],
+			    strcmp(opt, "--smem") == 0 ? "SMEM table" :
+			    "input");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* --------------------------------------------------------------- outputs */
+
+static void
+print_output(Buf *out, const InterpBuf *b)
+{
+	int64_t i, n = shape_numel(&b->shape), nan = 0;
+	double sum = 0, asum = 0;
+
+	for (i = 0; i < n; i++) {
+		double v = interp_buf_get(b, i);
+		if (isnan(v)) {
+			nan++;
+			continue;
+		}
+		sum += v;
+		asum += fabs(v);
+	}
+	buf_printf(out, "%s: %s", b->name, dtype_name(b->dtype));
+	shape_print(out, &b->shape);
+	buf_printf(out, " sum=%.9g abs=%.9g", sum, asum);
+	if (nan)
+		buf_printf(out, " nan=%lld", (long long)nan);
+	buf_puts(out, "\n  first:");
+	for (i = 0; i < n && i < 8; i++)
+		buf_printf(out, " %.9g", interp_buf_get(b, i));
+	buf_putc(out, '\n');
+}
+
+static int
+save_output(const RunOpts *r, const InterpBuf *b, Buf *out)
+{
+	char err[512];
+	char *path;
+	int rc;
+
+	path = xmalloc(strlen(r->save_dir) + strlen(b->name) + 8);
+	sprintf(path, "%s/%s.npy", r->save_dir, b->name);
+	rc = interp_npy_write(path, b, err, sizeof err);
+	if (rc)
+		fprintf(stderr, "pallasc: error: %s\n", err);
+	else
+		buf_printf(out, "wrote %s\n", path);
+	free(path);
+	return rc;
+}
+
+static int
+emit(const RunOpts *r, const InterpBuf *b, Buf *out)
+{
+	if (r->save_dir)
+		return save_output(r, b, out);
+	print_output(out, b);
+	return 0;
+}
+
+/* --------------------------------------------------------------- running */
+
+static int
+run_kernel(const RunOpts *r, const CKernel *k, Diag *d, Buf *out)
+{
+	InterpBuf *b = xcalloc((size_t)k->nop + 1, sizeof(InterpBuf));
+	const char **names = xcalloc((size_t)k->nop + 1, sizeof(char *));
+	InterpOptions o = {0};
+	int i, rc = 0, ntab = 0, nin = 0;
+
+	for (i = 0; i < k->nop; i++) {
+		const COperand *op = &k->op[i];
+		interp_buf_alloc(&b[i], op->name, op->dtype, &op->shape);
+		if (op->role == ROLE_SMEM_TABLE)
+			names[ntab++] = op->name;
+	}
+	for (i = 0; i < k->nop; i++)
+		if (k->op[i].role == ROLE_IN)
+			names[ntab + nin++] = k->op[i].name;
+	rc |= check_names(r->smem.v, r->smem.n, names, ntab, "--smem");
+	rc |= check_names(r->file.v, r->file.n, names + ntab, nin,
+	    "--input-file");
+	if (!rc && r->splash_causal)
+		rc = splash_tables(k, b);
+	for (i = 0; i < k->nop && !rc; i++)
+		if (k->op[i].role != ROLE_OUT && !(r->splash_causal &&
+		    k->op[i].role == ROLE_SMEM_TABLE))
+			rc = make_input(r, i, k->op[i].role ==
+			    ROLE_SMEM_TABLE, &b[i]);
+	o.shuffle = r->shuffle;
+	o.seed = r->seed;
+	o.warn_unwritten = 1;
+	if (!rc && interp_kernel(k, b, k->nop, &o, d) != 0)
+		rc = -1;
+	for (i = 0; i < k->nop && !rc; i++)
+		if (k->op[i].role == ROLE_OUT)
+			rc = emit(r, &b[i], out);
+	for (i = 0; i < k->nop; i++)
+		interp_buf_free(&b[i]);
+	free(b);
+	free(names);
+	return rc ? EXIT_USER : EXIT_OK;
+}
+
+static int
+run_func(const RunOpts *r, const CExport *e, Diag *d, Buf *out)
+{
+	const CFunc *f = e->func;
+	InterpBuf *b = xcalloc((size_t)f->nparam + 1, sizeof(InterpBuf));
+	const char **names = xcalloc((size_t)f->nparam + 1, sizeof(char *));
+	InterpBuf res;
+	int i, rc = 0;
+
+	if (r->smem.n || r->splash_causal) {
+		fprintf(stderr, "pallasc: error: func '%s' has no SMEM "
+		    "tables\n", e->cname);
+		rc = -1;
+	}
+	for (i = 0; i < f->nparam; i++) {
+		interp_buf_alloc(&b[i], f->param[i].name, f->param[i].dtype,
+		    &f->param[i].shape);
+		names[i] = f->param[i].name;
+	}
+	rc = rc ? rc : check_names(r->file.v, r->file.n, names, f->nparam,
+	    "--input-file");
+	for (i = 0; i < f->nparam && !rc; i++)
+		rc = make_input(r, i, 0, &b[i]);
+	interp_buf_alloc(&res, e->cname, f->rdtype, &f->rshape);
+	if (!rc && interp_func(f, b, f->nparam, &res, NULL, d) != 0)
+		rc = -1;
+	if (!rc)
+		rc = emit(r, &res, out);
+	interp_buf_free(&res);
+	for (i = 0; i < f->nparam; i++)
+		interp_buf_free(&b[i]);
+	free(b);
+	free(names);
+	return rc ? EXIT_USER : EXIT_OK;
+}
+
+/* The export to run: --entry, or the only one. */
+static const CExport *
+pick(const RunOpts *r, const CheckedModule *m)
+{
+	int i;
+
+	for (i = 0; i < m->nexport && r->entry; i++)
+		if (strcmp(m->exp[i].cname, r->entry) == 0)
+			return &m->exp[i];
+	if (!r->entry && m->nexport == 1)
+		return &m->exp[0];
+	if (r->entry)
+		fprintf(stderr, "pallasc: error: no export named '%s'",
+		    r->entry);
+	else if (m->nexport == 0)
+		fprintf(stderr, "pallasc: error: nothing to run: the file has "
+		    "no export");
+	else
+		fprintf(stderr, "pallasc: error: the file has %d exports; "
+		    "choose one with --entry", m->nexport);
+	for (i = 0; i < m->nexport; i++)
+		fprintf(stderr, "%s %s", i ? "," : " (exports:",
+		    m->exp[i].cname);
+	fputs(m->nexport ? ")\n" : "\n", stderr);
+	return NULL;
+}
+
+int
+run_module(const RunOpts *r, const CheckedModule *m, Diag *d, Buf *out)
+{
+	const CExport *e;
+
+	if (!(e = pick(r, m)))
+		return EXIT_USER;
+	if (e->kernel)
+		return run_kernel(r, e->kernel, d, out);
+	return run_func(r, e, d, out);
+}
