@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "graph/eval.h"
+#include "pallas/runtime.h"
 
 size_t
 hlo_type_size(HloType t)
@@ -62,23 +63,14 @@ hlo_buf_free(HloBuf *b)
 float
 hlo_bf16_to_f32(uint16_t h)
 {
-	uint32_t u = (uint32_t)h << 16;
-	float f;
-
-	memcpy(&f, &u, sizeof f);
-	return f;
+	return pallas_bf16_to_f32(h);
 }
 
+/* bf16 rounding is the machine's, so the oracle and the simulator agree. */
 uint16_t
 hlo_f32_to_bf16(float f)
 {
-	uint32_t u;
-
-	memcpy(&u, &f, sizeof u);
-	if ((u & 0x7fffffffu) > 0x7f800000u)
-		return (uint16_t)((u >> 16) | 0x40);	/* quiet NaN */
-	u += 0x7fffu + ((u >> 16) & 1);
-	return (uint16_t)(u >> 16);
+	return pallas_f32_to_bf16(f);
 }
 
 void
@@ -604,10 +596,17 @@ int
 hlo_eval(const HloModule *m, const HloBuf *args, int nargs, HloBuf *res,
     int maxres, char *err, size_t nerr)
 {
+	return hlo_eval_ex(m, args, nargs, res, maxres, 0, err, nerr);
+}
+
+int
+hlo_eval_ex(const HloModule *m, const HloBuf *args, int nargs,
+    HloBuf *res, int maxres, unsigned flags, char *err, size_t nerr)
+{
 	Arena a = {0};
 	char dummy[1];
 	Ev e = { m, &a, err && nerr ? err : dummy, err && nerr ? nerr :
-	    sizeof dummy, 0, 0 };
+	    sizeof dummy, 0, 0, flags };
 	const HloComp *entry = hlo_entry(m);
 	Val **av = NULL, *r = NULL;
 	int i, n = 0;

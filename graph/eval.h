@@ -28,6 +28,7 @@ typedef struct Ev {
 	size_t nerr;
 	int failed;
 	int depth;		/* nested calls, fusions, reducers */
+	unsigned flags;		/* HLO_EVAL_* */
 } Ev;
 
 /* eval.c */

@@ -319,16 +319,71 @@ dot_sum(const DotPlan *p, const Val *a, const Val *b, int64_t ba, int64_t bb)
 	return sum;
 }
 
+/* operand_precision: 0 default (or absent), 1 high, 2 highest. */
+static int
+precision(const HloInstr *in)
+{
+	int i;
+
+	for (i = 0; i < in->attrs.n; i++)
+		if (strcmp(in->attrs.v[i].name, "operand_precision") == 0)
+			return strstr(in->attrs.v[i].value, "highest") ? 2 :
+			    strstr(in->attrs.v[i].value, "high") ? 1 : 0;
+	return 0;
+}
+
+/* x's elements rounded to bf16 (hi), or what that rounding left (lo). */
+static Val *
+bf16_part(Ev *e, const Val *x, int lo)
+{
+	Val *r = arena_alloc(e->a, sizeof *r);
+	int64_t i;
+
+	*r = *x;
+	r->v = arena_alloc(e->a, (size_t)(x->n ? x->n : 1) * sizeof(double));
+	for (i = 0; i < x->n; i++) {
+		double h = ev_round(HT_BF16, x->v[i]);
+		r->v[i] = lo ? ev_round(HT_BF16, x->v[i] - h) : h;
+	}
+	return r;
+}
+
+/*
+ * HLO_EVAL_MXU_PRECISION on f32 operands: the bf16 parts of a and b
+ * (part[0..1] hi, part[2..3] lo); returns the passes to add up (0: exact).
+ */
+static int
+mxu_parts(Ev *e, const HloInstr *in, Val *a, Val *b, Val **part)
+{
+	int p;
+
+	if (!(e->flags & HLO_EVAL_MXU_PRECISION) || a->shape.type != HT_F32 ||
+	    (p = precision(in)) == 2)
+		return 0;
+	part[0] = bf16_part(e, a, 0);
+	part[1] = bf16_part(e, b, 0);
+	if (p == 0)
+		return 1;
+	part[2] = bf16_part(e, a, 1);
+	part[3] = bf16_part(e, b, 1);
+	return 3;
+}
+
 Val *
 ev_dot(Ev *e, const HloInstr *in, Val *a, Val *b)
 {
-	Val *r = result(e, in, in->shape.type);
+	Val *r = result(e, in, in->shape.type), *part[4];
 	int64_t o[HLO_MAXRANK] = {0}, k, ba, bb;
 	DotPlan p;
-	int i;
+	int i, passes;
 
 	if (!r)
 		return NULL;
+	passes = mxu_parts(e, in, a, b, part);
+	if (passes) {
+		a = part[0];
+		b = part[1];
+	}
 	dot_plan(&p, in, a, b);
 	for (k = 0; k < r->n; k++, next_index(o, &r->shape)) {
 		for (ba = bb = 0, i = 0; i < p.nb; i++) {
@@ -339,7 +394,11 @@ ev_dot(Ev *e, const HloInstr *in, Val *a, Val *b)
 			ba += o[p.nb + i] * p.sa[p.lf[i]];
 		for (i = 0; i < p.nrf; i++)
 			bb += o[p.nb + p.nlf + i] * p.sb[p.rf[i]];
-		r->v[k] = ev_round(r->shape.type, dot_sum(&p, a, b, ba, bb));
+		r->v[k] = dot_sum(&p, a, b, ba, bb);
+		if (passes == 3)
+			r->v[k] += dot_sum(&p, part[2], b, ba, bb) +
+			    dot_sum(&p, a, part[3], ba, bb);
+		r->v[k] = ev_round(r->shape.type, r->v[k]);
 	}
 	return r;
 }

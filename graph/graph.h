@@ -260,5 +260,14 @@ uint16_t hlo_f32_to_bf16(float f);	/* round to nearest even; NaN quiet */
  */
 int hlo_eval(const HloModule *m, const HloBuf *args, int nargs, HloBuf *res,
     int maxres, char *err, size_t nerr);
+/*
+ * hlo_eval_ex flags.  HLO_EVAL_MXU_PRECISION: f32 dot operands as the
+ * machine's MXU (and interpret mode) takes them: operand_precision
+ * default (or absent) one bf16 pass, high three (bf16x3), highest exact.
+ */
+enum { HLO_EVAL_MXU_PRECISION = 1 };
+/* hlo_eval with flags (0: hlo_eval). */
+int hlo_eval_ex(const HloModule *m, const HloBuf *args, int nargs,
+    HloBuf *res, int maxres, unsigned flags, char *err, size_t nerr);
 
 #endif

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "machine/asm.h"
+#include "pallas/runtime.h"
 
 #define DATA_MAX (UINT32_C(1) << 26)	/* bytes of .data in one program */
 
@@ -403,17 +404,6 @@ align_data(Asm *a, uint32_t al, Loc at)
 	return pad ? put_data(a, NULL, pad, at) : 0;
 }
 
-static uint16_t
-to_bf16(float f)
-{
-	uint32_t u;
-
-	memcpy(&u, &f, sizeof u);
-	if ((u & 0x7fffffff) > 0x7f800000)
-		return (uint16_t)(u >> 16 | 0x40);	/* quiet NaN */
-	return (uint16_t)((u + 0x7fff + (u >> 16 & 1)) >> 16);
-}
-
 static int
 put_word(Asm *a, uint32_t w, Loc at)
 {
@@ -453,7 +443,7 @@ data_value(Asm *a, Lexer *lx, int kind, Loc at)
 			return -1;
 		}
 		if (kind == 'h') {
-			h = to_bf16(f);
+			h = pallas_f32_to_bf16(f);
 			b[0] = (uint8_t)h;
 			b[1] = (uint8_t)(h >> 8);
 			return put_data(a, b, 2, at);

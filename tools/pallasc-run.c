@@ -133,8 +133,10 @@ run_flag(RunOpts *r, Arena *a, int argc, char **argv, int *i)
 int
 run_check_opts(const RunOpts *r)
 {
-	int any = r->entry || r->fill || r->file.n || r->smem.n ||
-	    r->splash_causal || r->save_dir || r->shuffle;
+	int tables = (r->entry && !r->lower) || r->smem.n ||
+	    r->splash_causal;
+	int any = r->fill || r->file.n || r->save_dir || r->shuffle ||
+	    (tables && !r->plan);
 
 	if (r->run && !r->interpret)
 		return usage("%s", "--run needs --interpret (running compiled "
@@ -240,13 +242,20 @@ make_input(const RunOpts *r, int idx, int table, InterpBuf *b)
 {
 	const char *path = file_for(table ? r->smem.v : r->file.v,
 	    table ? r->smem.n : r->file.n, b->name);
+
+	if (table && !path)	/* zeros: index 0 is always a valid block */
+		return 0;
+	return run_input(r, idx, path, b);
+}
+
+int
+run_input(const RunOpts *r, int idx, const char *path, InterpBuf *b)
+{
 	int kind;
 	uint64_t seed;
 
 	if (path)
 		return load_npy(path, b);
-	if (table)	/* zeros: index 0 is always a valid block */
-		return 0;
 	parse_fill(r->fill ? r->fill : "random:0", &kind, &seed);
 	InterpRng mix = { seed ^ (uint64_t)idx * 0x9e3779b97f4a7c15ull };
 	interp_fill(b, (InterpFill)kind, interp_rng_next(&mix));
@@ -275,6 +284,37 @@ check_names(const char *const *v, int n, const char *const *names,
 		}
 	}
 	return 0;
+}
+
+int
+run_smem_tables(const RunOpts *r, const CKernel *k, InterpBuf *b,
+    int *known)
+{
+	const char **names = xcalloc((size_t)k->nop + 1, sizeof(char *));
+	int i, n = 0, rc;
+
+	for (i = 0; i < k->nop; i++)
+		if (k->op[i].role == ROLE_SMEM_TABLE) {
+			interp_buf_alloc(&b[i], k->op[i].name, k->op[i].dtype,
+			    &k->op[i].shape);
+			names[n++] = k->op[i].name;
+		}
+	rc = check_names(r->smem.v, r->smem.n, names, n, "--smem");
+	free(names);
+	if (!rc && r->splash_causal && (rc = splash_tables(k, b)) == 0)
+		for (i = 0; i < k->nop; i++)
+			known[i] |= k->op[i].role == ROLE_SMEM_TABLE &&
+			    (strcmp(k->op[i].name, "block_mask") == 0 ||
+			    strcmp(k->op[i].name, "data_next") == 0);
+	for (i = 0; i < k->nop && !rc; i++) {
+		const char *path;
+		if (k->op[i].role != ROLE_SMEM_TABLE || !(path =
+		    file_for(r->smem.v, r->smem.n, k->op[i].name)))
+			continue;
+		rc = load_npy(path, &b[i]);
+		known[i] = 1;
+	}
+	return rc;
 }
 
 /* --------------------------------------------------------------- outputs */
@@ -330,6 +370,12 @@ emit(const RunOpts *r, const InterpBuf *b, Buf *out)
 		return save_output(r, b, out);
 	print_output(out, b);
 	return 0;
+}
+
+int
+run_output(const RunOpts *r, const InterpBuf *b, Buf *out)
+{
+	return emit(r, b, out);
 }
 
 /* --------------------------------------------------------------- running */

@@ -15,6 +15,7 @@
 #include "dsl/dsl.h"
 #include "dsl/sema/checked.h"
 #include "graph/graph.h"
+#include "backend/mosaic/mosaic.h"
 #include "tools/pallasc.h"
 
 typedef enum Emit {
@@ -24,6 +25,8 @@ typedef enum Emit {
 	EMIT_AST,
 	EMIT_SEMA,		/* the checked kernels and funcs */
 	EMIT_HLO,		/* an .hlo input printed back (graph/) */
+	EMIT_PIPELINE,		/* the grid pipeline plans and allocation */
+	EMIT_TILE,		/* the tile IR (backend/mosaic) */
 	EMIT_LATER,		/* a level a later version provides */
 } Emit;
 
@@ -33,7 +36,8 @@ static const struct {
 	Emit emit;
 } emits[] = {
 	{ "pp", EMIT_PP },	{ "ast", EMIT_AST },	{ "sema", EMIT_SEMA },
-	{ "hlo", EMIT_HLO },	{ "hlo-opt", EMIT_LATER }, { "tile", EMIT_LATER },
+	{ "hlo", EMIT_HLO },	{ "hlo-opt", EMIT_LATER }, { "tile", EMIT_TILE },
+	{ "pipeline", EMIT_PIPELINE },
 	{ "llo", EMIT_LATER },	{ "asm", EMIT_LATER },	{ "header", EMIT_LATER },
 	{ "c", EMIT_LATER },	{ "obj", EMIT_OBJ },
 };
@@ -71,12 +75,20 @@ static const char usage_text[] =
 "                               ast    the syntax tree with source ranges\n"
 "                               sema   the checked kernels and funcs, with\n"
 "                                      their VMEM/SMEM budget tables\n"
-"                               hlo    an .hlo input, verified and printed\n"
+"                               hlo    the exported funcs lowered to HLO\n"
+"                                      (--entry NAME: one), or an .hlo\n"
+"                                      input, verified and printed\n"
+"                               pipeline  each kernel's grid pipeline: per\n"
+"                                      step the copies that start, wait or\n"
+"                                      are skipped, and the VMEM/SMEM layout\n"
+"                                      (SMEM tables from --smem and\n"
+"                                      --splash-causal, else symbolic)\n"
 "                             later versions add hlo-opt, tile,\n"
 "                             llo, asm, header, c and obj\n"
 "  --interpret --run          run an export in interpret mode and print a\n"
 "                             checksum and the first values of each output\n"
-"  --entry NAME               the export to run (default: the only one)\n"
+"  --entry NAME               the export to run (default: the only one),\n"
+"                             or the func --emit=hlo lowers\n"
 "  --input=KIND               generated inputs: zeros, ones, iota or\n"
 "                             random[:SEED] (default random:0); SMEM tables\n"
 "                             are zeros unless given\n"
@@ -92,7 +104,8 @@ static const char usage_text[] =
 "  --version                  print the version and exit\n"
 "\n"
 "FILE may be '-' for standard input.  A FILE ending in .hlo is read as an\n"
-"XLA HLO text module (with -fsyntax-only or --emit=hlo).\n"
+"XLA HLO text module (with -fsyntax-only, --emit=hlo, or --interpret --run\n"
+"to evaluate its entry computation).\n"
 "Exit status: 0 success, 1 errors in the input, 2 bad usage, 70 internal error.\n";
 
 static int
@@ -255,6 +268,8 @@ parse_args(Options *o, Arena *a, int argc, char **argv, int *done)
 	}
 	if (!o->input)
 		return usage_error("%s", "no input file");
+	o->run.plan = o->emit == EMIT_PIPELINE;
+	o->run.lower = o->emit == EMIT_HLO;
 	return run_check_opts(&o->run);
 }
 
@@ -401,8 +416,22 @@ compile(const Options *o, Diag *d, Arena *a, Strtab *strs, Buf *out)
 		sema_print(out, cm);
 		goto done;
 	}
+	if (o->emit == EMIT_HLO) {
+		rc = hlo_emit_module(&o->run, cm, d, a, strs, out);
+		goto done;
+	}
 	if (o->run.run) {
 		rc = run_module(&o->run, cm, d, out);
+		goto done;
+	}
+	if (o->emit == EMIT_PIPELINE) {
+		rc = plan_module(&o->run, cm, d, out);
+		goto done;
+	}
+	if (o->emit == EMIT_TILE) {
+		TModule *tm;
+		if (mosaic_lower(cm, cm->preset, d, a, &tm) == 0)
+			tile_print_module(out, tm);
 		goto done;
 	}
 	if (o->emit == EMIT_SYNTAX)
@@ -431,10 +460,11 @@ compile_hlo(const Options *o, Diag *d, Arena *a, Strtab *strs, Buf *out)
 	HloModule *m;
 	int rc = read_file(o->input, &in);
 
-	if (o->emit != EMIT_HLO && o->emit != EMIT_SYNTAX) {
+	if (o->emit != EMIT_HLO && o->emit != EMIT_SYNTAX && !o->run.run) {
 		buf_free(&in);
-		return usage_error("an .hlo input takes -fsyntax-only or "
-		    "--emit=hlo, not --emit=%s", o->emit_name);
+		return usage_error("an .hlo input takes -fsyntax-only, "
+		    "--emit=hlo or --interpret --run, not --emit=%s",
+		    o->emit_name);
 	}
 	if (rc != 0) {
 		fprintf(stderr, "pallasc: error: cannot read '%s': %s\n",
@@ -444,8 +474,12 @@ compile_hlo(const Options *o, Diag *d, Arena *a, Strtab *strs, Buf *out)
 	m = hlo_read(d, srcmgr_add(d->sm, o->input, in.p ? in.p : "", in.n),
 	    a, strs);
 	buf_free(&in);
-	if (m && hlo_verify(m, d) == 0 && o->emit == EMIT_HLO)
+	if (!m || hlo_verify(m, d) != 0)
+		return EXIT_USER;
+	if (o->emit == EMIT_HLO)
 		hlo_print(out, m);
+	else if (o->run.run)
+		return hlo_run_module(&o->run, m, o->input, a, out);
 	return d->nerror ? EXIT_USER : EXIT_OK;
 }
 
@@ -467,12 +501,6 @@ main(int argc, char **argv)
 	if (o.emit == EMIT_LATER) {
 		fprintf(stderr, "pallasc: error: --emit=%s is not available yet "
 		    "in this version\n", o.emit_name);
-		arena_free(&a);
-		return EXIT_USAGE;
-	}
-	if (o.emit == EMIT_HLO && !is_hlo_input(o.input)) {
-		fprintf(stderr, "pallasc: error: lowering funcs to HLO is not "
-		    "available yet; --emit=hlo needs an .hlo input\n");
 		arena_free(&a);
 		return EXIT_USAGE;
 	}

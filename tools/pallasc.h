@@ -8,6 +8,7 @@
 #include "dsl/dsl.h"
 #include "dsl/interp/interp.h"
 #include "dsl/sema/checked.h"
+#include "graph/graph.h"
 
 /* --interpret --run and its options. */
 typedef struct RunOpts {
@@ -20,6 +21,9 @@ typedef struct RunOpts {
 	const char *save_dir;	/* --save-dir */
 	int shuffle;		/* --shuffle[=SEED] */
 	uint64_t seed;
+	int plan;		/* --emit=pipeline: takes --entry, --smem and
+				   --splash-causal without --run */
+	int lower;		/* --emit=hlo: takes --entry without --run */
 } RunOpts;
 
 /*
@@ -38,6 +42,43 @@ int run_check_opts(const RunOpts *r);
  * (EXIT_USER after reporting through d or on stderr).
  */
 int run_module(const RunOpts *r, const CheckedModule *m, Diag *d,
+    Buf *out);
+
+/*
+ * The SMEM tables of kernel k that --smem files and --splash-causal
+ * give: allocates b[i] for every table operand i (the caller frees them
+ * with interp_buf_free) and sets known[i] for those filled.  Returns 0,
+ * or -1 after a message on stderr.
+ */
+int run_smem_tables(const RunOpts *r, const CKernel *k, InterpBuf *b,
+    int *known);
+
+/*
+ * Input number idx of an export (or HLO entry), b allocated and named:
+ * read from the .npy file path if not NULL, else made by the --input
+ * generator seeded by idx.  0, or -1 after a message on stderr.
+ */
+int run_input(const RunOpts *r, int idx, const char *path, InterpBuf *b);
+/* Prints one output's checksum line, or saves it under --save-dir. */
+int run_output(const RunOpts *r, const InterpBuf *b, Buf *out);
+
+/*
+ * pallasc-hlo.c: --emit=hlo of a .pk module: every exported func (or
+ * --entry's) lowered to an HLO module and printed.  An exit status.
+ */
+int hlo_emit_module(const RunOpts *r, const CheckedModule *m, Diag *d,
+    Arena *a, Strtab *s, Buf *out);
+/*
+ * --interpret --run of an .hlo module read from 'file': its entry on the
+ * reference evaluator (f32 dots with the MXU's precision), inputs and
+ * outputs as for a .pk export.  An exit status.
+ */
+int hlo_run_module(const RunOpts *r, const HloModule *m,
+    const char *file, Arena *a, Buf *out);
+
+/* pallasc-plan.c: --emit=pipeline of every exported kernel (or --entry's);
+   returns an exit status. */
+int plan_module(const RunOpts *r, const CheckedModule *m, Diag *d,
     Buf *out);
 
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dsl/interp/iint.h"
+#include "pallas/runtime.h"
 
 int
 interp_elem_size(DType t)
@@ -41,26 +42,17 @@ interp_buf_free(InterpBuf *b)
 	b->data = NULL;
 }
 
+/* bf16 rounding is the machine's, so interpret mode and the simulator agree. */
 uint16_t
 interp_bf16(float f)
 {
-	uint32_t u;
-
-	memcpy(&u, &f, 4);
-	if ((u & 0x7fffffffu) > 0x7f800000u)
-		return (uint16_t)(u >> 16 | 0x0040);
-	u += 0x7fffu + (u >> 16 & 1);
-	return (uint16_t)(u >> 16);
+	return pallas_f32_to_bf16(f);
 }
 
 float
 interp_bf16_f32(uint16_t h)
 {
-	uint32_t u = (uint32_t)h << 16;
-	float f;
-
-	memcpy(&f, &u, 4);
-	return f;
+	return pallas_bf16_to_f32(h);
 }
 
 double

@@ -1,21 +1,31 @@
 #!/bin/sh
-# tests/diag/run.sh - the diagnostics corpus.
+# tests/diag/run.sh - a diagnostics corpus: tests/diag (the .pk
+# frontend and sema) by default, or another directory (tests/hlo-diag).
 #
-# Each case is NAME.err (the exact expected stderr) beside NAME.pk (the
-# input).  The compiler runs in this directory, so messages name files as
-# the user typed them:
+# Each case is NAME.err (the exact expected stderr) beside its input,
+# NAME.pk or NAME.hlo.  The compiler runs in the corpus directory, so
+# messages name files as the user typed them:
 #     pallasc -fsyntax-only NAME.pk          (or the words in NAME.args)
 # The exit status must be 1 (or the number in NAME.status); a crash, a
 # sanitizer report or an internal error (70) always fails.
 #
-#     run.sh            check every case
-#     run.sh --regen    rewrite every NAME.err from the current compiler
-#                       (then review the diff before committing it)
+#     run.sh [--dir tests/X]            check every case
+#     run.sh [--dir tests/X] --regen    rewrite every NAME.err from the
+#                       current compiler (then review the diff)
 set -u
-here=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/diag
+top=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 pallasc=${PALLASC:-$(pwd)/pallasc}
+dir=tests/diag
 regen=0
-[ "${1:-}" = --regen ] && regen=1
+while [ $# -gt 0 ]; do
+	case $1 in
+	--regen) regen=1 ;;
+	--dir) dir=$2; shift ;;
+	*) echo "usage: run.sh [--dir DIR] [--regen]" >&2; exit 99 ;;
+	esac
+	shift
+done
+here=$top/$dir
 # Make sanitizer reports distinguishable from user errors (exit 1).
 ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=86
 UBSAN_OPTIONS=${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}halt_on_error=1:exitcode=87
@@ -30,6 +40,8 @@ for err in *.err; do
 	name=${err%.err}
 	if [ -f "$name.args" ]; then
 		args=$(cat "$name.args")
+	elif [ -f "$name.hlo" ]; then
+		args="-fsyntax-only $name.hlo"
 	else
 		args="-fsyntax-only $name.pk"
 	fi
@@ -56,5 +68,5 @@ for err in *.err; do
 	fi
 done
 [ $regen = 1 ] && exit 0
-echo "diagnostics corpus: $pass passed, $fail failed"
+echo "$dir: $pass passed, $fail failed"
 [ $fail = 0 ]

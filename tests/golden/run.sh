@@ -69,7 +69,8 @@ check() {
 	fi
 }
 
-for pk in $(find tests/golden -name '*.pk' | LC_ALL=C sort); do
+for pk in $(find tests/golden -name '*.pk' ! -path 'tests/golden/tile/*' |
+    LC_ALL=C sort); do
 	check "$pk" "${pk%.pk}.ast" "${pk%.pk}.err"
 done
 for pk in kernels/*/*.pk; do
@@ -80,13 +81,14 @@ done
 
 # The checked kernels: --emit=sema of each kernel under the default preset
 # (tests/golden/sema/NAME.sema) and the small one (NAME-small.sema).
-# check_sema KERNEL EXPECTED [PALLASC-ARGS...]
-check_sema() {
+# check_level LEVEL KERNEL EXPECTED [PALLASC-ARGS...]
+check_level() {
 	total=$((total + 1))
-	pk=$1
-	want=$2
-	shift 2
-	"$PALLASC" --emit=sema -fdiagnostics-color=never "$@" "$pk" \
+	level=$1
+	pk=$2
+	want=$3
+	shift 3
+	"$PALLASC" --emit="$level" -fdiagnostics-color=never "$@" "$pk" \
 		>"$tmp/out" 2>"$tmp/err"
 	status=$?
 	if [ "${REGEN:-0}" = 1 ]; then
@@ -99,14 +101,92 @@ check_sema() {
 		cat "$tmp/err"
 		fail=$((fail + 1))
 	elif ! diff -u "$want" "$tmp/out"; then
-		echo "FAIL: $pk $*: checked module differs from $want"
+		echo "FAIL: $pk $*: --emit=$level differs from $want"
 		fail=$((fail + 1))
 	fi
 }
 for pk in kernels/*/*.pk; do
 	name=$(basename "$pk" .pk)
-	check_sema "$pk" "tests/golden/sema/$name.sema"
-	check_sema "$pk" "tests/golden/sema/$name-small.sema" --preset small
+	check_level sema "$pk" "tests/golden/sema/$name.sema"
+	check_level sema "$pk" "tests/golden/sema/$name-small.sema" \
+		--preset small
+done
+
+# The funcs lowered to HLO: --emit=hlo of each kernels/graph/NAME.pk
+# against tests/golden/hlo/NAME.hlo, and the golden must read back and
+# print to itself (a round trip through the HLO reader).
+# check_hlo FUNC-FILE EXPECTED
+check_hlo() {
+	total=$((total + 1))
+	"$PALLASC" --emit=hlo -fdiagnostics-color=never "$1" \
+		>"$tmp/out" 2>"$tmp/err"
+	status=$?
+	if [ "${REGEN:-0}" = 1 ]; then
+		cp "$tmp/out" "$2"
+		echo "wrote $2"
+		return
+	fi
+	if [ $status -ne 0 ] || [ -s "$tmp/err" ]; then
+		echo "FAIL: $1: exit status $status or diagnostics"
+		cat "$tmp/err"
+		fail=$((fail + 1))
+	elif ! diff -u "$2" "$tmp/out"; then
+		echo "FAIL: $1: HLO differs from $2"
+		fail=$((fail + 1))
+	elif ! "$PALLASC" --emit=hlo "$2" >"$tmp/rt" 2>"$tmp/err" ||
+	    ! cmp -s "$2" "$tmp/rt"; then
+		echo "FAIL: $2: does not read back to itself"
+		cat "$tmp/err"
+		diff -u "$2" "$tmp/rt"
+		fail=$((fail + 1))
+	fi
+}
+for pk in kernels/graph/*.pk; do
+	check_hlo "$pk" "tests/golden/hlo/$(basename "$pk" .pk).hlo"
+done
+
+# The pipeline plans: --emit=pipeline of each kernel under the default
+# preset and the small one (tests/golden/pipeline/NAME[-small].pipeline),
+# Splash with its causal tables (--splash-causal: concrete skips) and
+# without them (NAME-symbolic: copies decided at run time).
+# check_pipeline KERNEL EXPECTED [PALLASC-ARGS...]
+check_pipeline() {
+	total=$((total + 1))
+	pk=$1
+	want=$2
+	shift 2
+	"$PALLASC" --emit=pipeline -fdiagnostics-color=never "$@" "$pk" \
+		>"$tmp/out" 2>"$tmp/err"
+	status=$?
+	if [ "${REGEN:-0}" = 1 ]; then
+		cp "$tmp/out" "$want"
+		echo "wrote $want"
+		return
+	fi
+	if [ $status -ne 0 ] || [ -s "$tmp/err" ]; then
+		echo "FAIL: $pk $*: exit status $status or diagnostics"
+		cat "$tmp/err"
+		fail=$((fail + 1))
+	elif ! diff -u "$want" "$tmp/out"; then
+		echo "FAIL: $pk $*: pipeline plan differs from $want"
+		fail=$((fail + 1))
+	fi
+}
+check_pipeline kernels/matmul/matmul.pk tests/golden/pipeline/matmul.pipeline
+check_pipeline kernels/matmul/matmul.pk \
+	tests/golden/pipeline/matmul-small.pipeline --preset small
+check_pipeline kernels/splash/splash.pk \
+	tests/golden/pipeline/splash.pipeline --splash-causal
+check_pipeline kernels/splash/splash.pk \
+	tests/golden/pipeline/splash-small.pipeline --preset small \
+	--splash-causal
+check_pipeline kernels/splash/splash.pk \
+	tests/golden/pipeline/splash-symbolic.pipeline --preset small
+
+# The tile IR of small kernels exercising each op: --emit=tile of
+# tests/golden/tile/NAME.pk against NAME.tile (default preset).
+for pk in tests/golden/tile/*.pk; do
+	check_level tile "$pk" "${pk%.pk}.tile"
 done
 
 if [ "${REGEN:-0}" = 1 ]; then

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/fuzz/regress.sh - inputs that once crashed or hung the frontend
+# tests/fuzz/replay.sh - inputs that once crashed or hung the frontend
 # (found by the fuzz targets) must now be rejected or accepted cleanly:
 # exit status 0 or 1, never a crash, a sanitizer report or an internal error.
 set -u

@@ -1,0 +1,619 @@
+/*
+ * pipeline.c - the grid pipeline of a kernel instance in the tile IR: its
+ * buffers and sync flags, the prologue (SMEM tables copied in, step 0's
+ * input blocks started), the loop nest over the grid (last axis fastest),
+ * per step the index maps evaluated from the grid scalars and SMEM table
+ * loads, the copies of the plan (plan.c) guarded by run-time compares of
+ * block indices, the call into the body's lowering, the write-backs, and
+ * the epilogue.
+ *
+ * Needs:    a checked kernel, its plan (buffer counts), an empty TFunc.
+ * Gives:    mosaic_emit_pipeline() (plan.h).
+ * Per step, the code does what the plan lists (plan.c has the rules):
+ *   nxt = index maps at the next point;  cur = at this point;
+ *   inputs:  if (has_next && nxt != cur) start nxt -> other slot (two
+ *            slots) ; if (cur != prev) [start (one slot)] wait slot;
+ *   body;
+ *   outputs: if (!has_next || nxt != cur) { start write-back; two slots:
+ *            wait the pending one, flip } ; one slot: wait at once;
+ *   prev = cur; flip the inputs' slots that changed.
+ * The per-operand state (slot, pending write-back, previous index) lives
+ * in a small SMEM buffer (TB_INTERNAL), so the loops carry no values.
+ * Index maps that the compiler can decide are still compared at run time
+ * (a few scalar ops per step); the plan shows the decided outcome.
+ * Tests:    tests/golden/tile/, tests/unit/check_pipeline.c (plan)
+ */
+#include <string.h>
+
+#include "backend/mosaic/mosaic.h"
+#include "backend/mosaic/plan.h"
+
+#define SENTINEL INT32_MIN	/* "no previous block" */
+
+typedef struct Pe {
+	TFunc *f;
+	const CKernel *k;
+	const MosaicPlan *p;
+	Diag *d;
+	int *blk, *hbm, *flag;	/* per operand: buffer, HBM buffer, flags */
+	TRef *blkref, *hbmref;
+	int tflag;
+	TRef st;		/* the SMEM state buffer */
+	int *soff;		/* per operand: first state word */
+	int bad;
+} Pe;
+
+/* State words of operand i: slot, pending, prev[0 .. rank). */
+enum { W_SLOT, W_PEND, W_PREV };
+
+static TRef
+ci(Pe *P, int64_t v)
+{
+	return tile_const_i32(P->f, v);
+}
+
+/* A view of ref with starts start[d] + dyn[d] (TNONE: none). */
+static TRef
+view(Pe *P, TRef ref, const int64_t *size, const TRef *dyn,
+    const uint8_t *squeeze, int n)
+{
+	TRef args[1 + SEMA_MAXRANK];
+	TIdx *x = arena_alloc(P->f->arena, sizeof *x * (size_t)(n + 1));
+	TVal t = *tile_val(P->f, ref);
+	int i, na = 1, r = 0, opi;
+	TRef res;
+
+	args[0] = ref;
+	for (i = 0; i < n; i++) {
+		x[i] = (TIdx){ 0, size[i], -1, 1, squeeze && squeeze[i] };
+		if (dyn && dyn[i] != TNONE) {
+			x[i].dyn = na;
+			args[na++] = dyn[i];
+			t.mem.dyn = 1;
+		}
+		if (x[i].squeeze)
+			continue;
+		t.shape.d[r] = size[i];
+		t.mem.stride[r++] = t.mem.stride[i];
+	}
+	t.shape.rank = r;
+	res = tile_emit(P->f, TOP_VIEW, args, na, &t, &opi);
+	P->f->op.v[opi].u.idx.n = n;
+	P->f->op.v[opi].u.idx.d = x;
+	return res;
+}
+
+/* Scalar load/store of an SMEM ref at indices (static start + dyn). */
+static TRef
+smem_access(Pe *P, TOpKind op, TRef ref, TRef val, const int64_t *start,
+    const TRef *dyn, int n)
+{
+	TRef args[2 + SEMA_MAXRANK];
+	TIdx *x = arena_alloc(P->f->arena, sizeof *x * (size_t)(n + 1));
+	TVal t = tile_scalar_type(tile_val(P->f, ref)->dtype);
+	int i, na = 1, opi;
+	TRef res;
+
+	args[0] = ref;
+	if (op == TOP_SSTORE)
+		args[na++] = val;
+	for (i = 0; i < n; i++) {
+		x[i] = (TIdx){ start[i], 1, -1, 1, 1 };
+		if (dyn && dyn[i] != TNONE) {
+			x[i].dyn = na;
+			args[na++] = dyn[i];
+		}
+	}
+	res = tile_emit(P->f, op, args, na, op == TOP_SLOAD ? &t : NULL,
+	    &opi);
+	P->f->op.v[opi].u.idx.n = n;
+	P->f->op.v[opi].u.idx.d = x;
+	return res;
+}
+
+static TRef
+state_get(Pe *P, int i, int w)
+{
+	int64_t at = P->soff[i] + w;
+
+	return smem_access(P, TOP_SLOAD, P->st, TNONE, &at, NULL, 1);
+}
+
+static void
+state_set(Pe *P, int i, int w, TRef v)
+{
+	int64_t at = P->soff[i] + w;
+
+	smem_access(P, TOP_SSTORE, P->st, v, &at, NULL, 1);
+}
+
+static void
+sync_op(Pe *P, TOpKind op, TRef a, TRef b, int flag, TRef idx)
+{
+	TRef args[3];
+	int n = 0, opi;
+
+	args[n++] = a;
+	if (b != TNONE)
+		args[n++] = b;
+	args[n++] = idx;
+	tile_emit(P->f, op, args, n, NULL, &opi);
+	P->f->op.v[opi].u.flag.flag = flag;
+	P->f->op.v[opi].u.flag.dyn = 1;
+}
+
+/* ------------------------------------------------------ index maps */
+
+static TRef emit_map(Pe *P, const CExpr *e, const TRef *axis);
+
+static TRef
+map_load(Pe *P, const CExpr *e, const TRef *axis)
+{
+	const CSlice *sl = &e->u.load.sl;
+	int64_t start[SEMA_MAXRANK];
+	TRef dyn[SEMA_MAXRANK];
+	int d, op = e->u.load.ref.index;
+
+	for (d = 0; d < sl->n; d++) {
+		start[d] = sl->dim[d].start;
+		dyn[d] = sl->dim[d].dyn ? emit_map(P, sl->dim[d].dyn, axis) :
+		    TNONE;
+	}
+	return smem_access(P, TOP_SLOAD, P->blkref[op], TNONE, start, dyn,
+	    sl->n);
+}
+
+static int
+binop_of(CxOp op, TOpKind *t)
+{
+	static const struct { CxOp c; TOpKind t; } m[] = {
+		{ CX_ADD, TOP_ADD }, { CX_SUB, TOP_SUB }, { CX_MUL, TOP_MUL },
+		{ CX_DIV, TOP_DIV }, { CX_MOD, TOP_REM }, { CX_MAX, TOP_MAX },
+		{ CX_MIN, TOP_MIN }, { CX_SHL, TOP_SHL }, { CX_SHR, TOP_SHR },
+		{ CX_BITAND, TOP_AND }, { CX_BITOR, TOP_OR },
+		{ CX_BITXOR, TOP_XOR }, { CX_AND, TOP_AND }, { CX_OR, TOP_OR },
+	};
+	size_t i;
+
+	for (i = 0; i < countof(m); i++)
+		if (m[i].c == op) {
+			*t = m[i].t;
+			return 1;
+		}
+	return 0;
+}
+
+static int
+cmp_of(CxOp op, TCmp *c)
+{
+	switch (op) {
+	case CX_LT: *c = TC_LT; return 1;
+	case CX_LE: *c = TC_LE; return 1;
+	case CX_GT: *c = TC_GT; return 1;
+	case CX_GE: *c = TC_GE; return 1;
+	case CX_EQ: *c = TC_EQ; return 1;
+	case CX_NE: *c = TC_NE; return 1;
+	default: return 0;
+	}
+}
+
+/* An index-map expression as i32 (or bool) scalars. */
+static TRef
+emit_map(Pe *P, const CExpr *e, const TRef *axis)
+{
+	TOpKind t;
+	TCmp c;
+	TRef args[3];
+	TVal ty;
+
+	switch (e->op) {
+	case CX_CONST:
+		return e->dtype == DT_BOOL ? tile_const_bool(P->f,
+		    e->u.cst.i != 0) : ci(P, e->u.cst.i);
+	case CX_AXIS: return axis[e->u.axis];
+	case CX_NPROG: return ci(P, P->k->axis[e->u.axis].extent);
+	case CX_LOAD: return map_load(P, e, axis);
+	case CX_CAST: return emit_map(P, e->arg[0], axis);
+	case CX_NEG: return tile_unop(P->f, TOP_NEG, emit_map(P, e->arg[0],
+	    axis));
+	case CX_NOT: return tile_unop(P->f, TOP_NOT, emit_map(P, e->arg[0],
+	    axis));
+	case CX_SELECT:
+		args[0] = emit_map(P, e->arg[0], axis);
+		args[1] = emit_map(P, e->arg[1], axis);
+		args[2] = emit_map(P, e->arg[2], axis);
+		ty = *tile_val(P->f, args[1]);
+		return tile_emit(P->f, TOP_SELECT, args, 3, &ty, NULL);
+	default:
+		break;
+	}
+	if (binop_of(e->op, &t))
+		return tile_binop(P->f, t, emit_map(P, e->arg[0], axis),
+		    emit_map(P, e->arg[1], axis));
+	if (cmp_of(e->op, &c))
+		return tile_cmp(P->f, c, emit_map(P, e->arg[0], axis),
+		    emit_map(P, e->arg[1], axis));
+	if (!P->bad)
+		diag_error(P->d, e->loc, "the pipeline cannot evaluate '%s' "
+		    "in an index map", cx_op_name(e->op));
+	P->bad = 1;
+	return ci(P, 0);
+}
+
+/* Operand i's index map at the point axis into idx[]. */
+static void
+indices(Pe *P, int i, const TRef *axis, TRef *idx)
+{
+	const COperand *o = &P->k->op[i];
+	int d;
+
+	for (d = 0; d < o->shape.rank; d++)
+		idx[d] = o->map && o->map[d] ? emit_map(P, o->map[d], axis) :
+		    ci(P, 0);
+}
+
+/* a != b on any dimension (bool). */
+static TRef
+differs(Pe *P, int rank, const TRef *a, const TRef *b)
+{
+	TRef r = tile_const_bool(P->f, 0);
+	int d;
+
+	for (d = 0; d < rank; d++)
+		r = tile_binop(P->f, TOP_OR, r, tile_cmp(P->f, TC_NE, a[d],
+		    b[d]));
+	return r;
+}
+
+/* The HBM view of operand i's block at index idx. */
+static TRef
+hbm_block(Pe *P, int i, const TRef *idx)
+{
+	const COperand *o = &P->k->op[i];
+	TRef st[SEMA_MAXRANK];
+	int d;
+
+	for (d = 0; d < o->shape.rank; d++)
+		st[d] = o->element ? idx[d] : tile_binop(P->f, TOP_MUL,
+		    idx[d], ci(P, o->block.d[d]));
+	return view(P, P->hbmref[i], o->block.d, st, NULL, o->shape.rank);
+}
+
+static TRef
+slot_ref(Pe *P, int i, TRef slot)
+{
+	TRef args[2] = { P->blkref[i], slot };
+	TVal t = *tile_val(P->f, P->blkref[i]);
+
+	if (P->p->op[i].nbuf == 1)
+		return P->blkref[i];
+	return tile_emit(P->f, TOP_SLOT, args, 2, &t, NULL);
+}
+
+/* ------------------------------------------------------ buffers */
+
+static TSpace
+space(MemSpace m)
+{
+	return m == MEM_SMEM ? TS_SMEM : m == MEM_ANY ? TS_HBM : TS_VMEM;
+}
+
+static void
+buffers(Pe *P, MosaicRefs *refs)
+{
+	const CKernel *k = P->k;
+	int i, words = 0;
+	Shape sh = { 1, { 0 } };
+
+	for (i = 0; i < k->nop; i++) {
+		const COperand *o = &k->op[i];
+		const PlanOp *po = &P->p->op[i];
+		P->hbm[i] = tile_buffer(P->f, o->name, TB_HBM, TS_HBM,
+		    o->dtype, &o->shape, 1, i);
+		P->hbmref[i] = tile_buf_ref(P->f, P->hbm[i]);
+		refs->operand[i] = P->hbmref[i];
+		P->blk[i] = P->flag[i] = -1;
+		if (o->role == ROLE_SMEM_TABLE)
+			P->blk[i] = tile_buffer(P->f, o->name, TB_SMEM_TABLE,
+			    TS_SMEM, o->dtype, &o->shape, 1, i);
+		else if (po->windowed)
+			P->blk[i] = tile_buffer(P->f, o->name, TB_BLOCK,
+			    space(o->mem), o->dtype, &o->block, po->nbuf, i);
+		if (P->blk[i] >= 0)
+			P->blkref[i] = tile_buf_ref(P->f, P->blk[i]);
+		if (o->role == ROLE_SMEM_TABLE)
+			refs->operand[i] = P->blkref[i];
+		if (po->windowed) {
+			P->flag[i] = tile_flag(P->f, o->name, po->nbuf);
+			P->soff[i] = words;
+			words += W_PREV + o->shape.rank;
+		}
+	}
+	P->tflag = P->p->tables ? tile_flag(P->f, "(tables)", 1) : -1;
+	for (i = 0; i < k->nscratch; i++) {
+		const CScratch *c = &k->scratch[i];
+		refs->scratch_flag[i] = -1;
+		if (c->dtype == DT_SEM || c->dtype == DT_DMA_SEM) {
+			refs->scratch_flag[i] = tile_flag(P->f, c->name,
+			    (int)shape_numel(&c->shape));
+			continue;
+		}
+		refs->scratch[i] = tile_buf_ref(P->f, tile_buffer(P->f,
+		    c->name, TB_SCRATCH, space(c->mem), c->dtype, &c->shape,
+		    1, i));
+	}
+	sh.d[0] = words ? words : 1;
+	P->st = tile_buf_ref(P->f, tile_buffer(P->f, "(pipeline state)",
+	    TB_INTERNAL, TS_SMEM, DT_I32, &sh, 1, -1));
+}
+
+/* ------------------------------------------------------ prologue */
+
+static void
+prologue(Pe *P, const TRef *zero)
+{
+	const CKernel *k = P->k;
+	TRef idx[SEMA_MAXRANK], z = ci(P, 0);
+	int i, d;
+
+	for (i = 0; i < k->nop; i++)
+		if (k->op[i].role == ROLE_SMEM_TABLE)
+			sync_op(P, TOP_DMA_START, P->hbmref[i], P->blkref[i],
+			    P->tflag, z);
+	for (i = 0; i < k->nop; i++)
+		if (k->op[i].role == ROLE_SMEM_TABLE)
+			sync_op(P, TOP_DMA_WAIT, P->blkref[i], TNONE, P->tflag,
+			    z);
+	for (i = 0; i < k->nop; i++) {
+		if (!P->p->op[i].windowed)
+			continue;
+		state_set(P, i, W_SLOT, z);
+		state_set(P, i, W_PEND, z);
+		for (d = 0; d < k->op[i].shape.rank; d++)
+			state_set(P, i, W_PREV + d, ci(P, SENTINEL));
+		if (k->op[i].role != ROLE_IN)
+			continue;
+		indices(P, i, zero, idx);
+		sync_op(P, TOP_DMA_START, hbm_block(P, i, idx),
+		    P->blkref[i], P->flag[i], z);
+	}
+}
+
+/* ------------------------------------------------------ one step */
+
+typedef struct Cur {
+	TRef idx[SEMA_MAXRANK], nxt[SEMA_MAXRANK];
+	TRef slot, chg, nchg;	/* chg: another block than the previous
+				   step's; nchg: the next step's differs */
+} Cur;
+
+/* The next grid point and whether there is one. */
+static TRef
+next_point(Pe *P, const TRef *axis, TRef *nxt)
+{
+	const CKernel *k = P->k;
+	TRef carry = tile_const_bool(P->f, 1), one = ci(P, 1), z = ci(P, 0);
+	TRef t, wrap, args[3];
+	TVal ty = tile_scalar_type(DT_I32);
+	int a;
+
+	for (a = k->naxis - 1; a >= 0; a--) {
+		args[0] = carry;
+		args[1] = tile_binop(P->f, TOP_ADD, axis[a], one);
+		args[2] = axis[a];
+		t = tile_emit(P->f, TOP_SELECT, args, 3, &ty, NULL);
+		wrap = tile_cmp(P->f, TC_EQ, t, ci(P, k->axis[a].extent));
+		args[0] = wrap;
+		args[1] = z;
+		args[2] = t;
+		nxt[a] = tile_emit(P->f, TOP_SELECT, args, 3, &ty, NULL);
+		carry = tile_binop(P->f, TOP_AND, carry, wrap);
+	}
+	return tile_unop(P->f, TOP_NOT, carry);
+}
+
+static void
+input_pre(Pe *P, int i, Cur *c, TRef first)
+{
+	TRef one = ci(P, 1);
+
+	if (P->p->op[i].nbuf == 2) {
+		tile_begin_if(P->f, c->nchg);
+		sync_op(P, TOP_DMA_START, hbm_block(P, i, c->nxt),
+		    slot_ref(P, i, tile_binop(P->f, TOP_SUB, one, c->slot)),
+		    P->flag[i], tile_binop(P->f, TOP_SUB, one, c->slot));
+		tile_end_if(P->f);
+	} else {
+		tile_begin_if(P->f, tile_binop(P->f, TOP_AND, c->chg,
+		    tile_unop(P->f, TOP_NOT, first)));
+		sync_op(P, TOP_DMA_START, hbm_block(P, i, c->idx),
+		    P->blkref[i], P->flag[i], ci(P, 0));
+		tile_end_if(P->f);
+	}
+	tile_begin_if(P->f, c->chg);
+	sync_op(P, TOP_DMA_WAIT, slot_ref(P, i, c->slot), TNONE, P->flag[i],
+	    c->slot);
+	tile_end_if(P->f);
+}
+
+/* Revisitable outputs read their block back when they enter one. */
+static void
+output_pre(Pe *P, int i, Cur *c)
+{
+	if (!P->k->op[i].revisit_any)
+		return;
+	tile_begin_if(P->f, c->chg);
+	sync_op(P, TOP_DMA_START, hbm_block(P, i, c->idx), P->blkref[i],
+	    P->flag[i], ci(P, 0));
+	sync_op(P, TOP_DMA_WAIT, P->blkref[i], TNONE, P->flag[i], ci(P, 0));
+	tile_end_if(P->f);
+}
+
+static void
+output_post(Pe *P, int i, Cur *c, TRef has_next)
+{
+	TRef one = ci(P, 1), src, other, wb;
+
+	wb = tile_binop(P->f, TOP_OR, tile_unop(P->f, TOP_NOT, has_next),
+	    c->nchg);
+	tile_begin_if(P->f, wb);
+	src = slot_ref(P, i, c->slot);
+	sync_op(P, TOP_DMA_START, src, hbm_block(P, i, c->idx), P->flag[i],
+	    c->slot);
+	if (P->p->op[i].nbuf == 1) {
+		sync_op(P, TOP_DMA_WAIT, src, TNONE, P->flag[i], c->slot);
+	} else {
+		other = tile_binop(P->f, TOP_SUB, one, c->slot);
+		tile_begin_if(P->f, tile_cmp(P->f, TC_NE, state_get(P, i,
+		    W_PEND), ci(P, 0)));
+		sync_op(P, TOP_DMA_WAIT, slot_ref(P, i, other), TNONE,
+		    P->flag[i], other);
+		tile_end_if(P->f);
+		state_set(P, i, W_PEND, one);
+		state_set(P, i, W_SLOT, other);
+	}
+	tile_end_if(P->f);
+}
+
+/* After the body: remember the index; inputs flip at a change. */
+static void
+remember(Pe *P, int i, Cur *c)
+{
+	int d;
+
+	for (d = 0; d < P->k->op[i].shape.rank; d++)
+		state_set(P, i, W_PREV + d, c->idx[d]);
+	if (P->k->op[i].role != ROLE_IN || P->p->op[i].nbuf != 2)
+		return;
+	tile_begin_if(P->f, c->nchg);
+	state_set(P, i, W_SLOT, tile_binop(P->f, TOP_SUB, ci(P, 1), c->slot));
+	tile_end_if(P->f);
+}
+
+static void
+current(Pe *P, int i, Cur *c, const TRef *axis, const TRef *nxt,
+    TRef has_next)
+{
+	int r = P->k->op[i].shape.rank, d;
+	TRef prev[SEMA_MAXRANK];
+
+	indices(P, i, axis, c->idx);
+	indices(P, i, nxt, c->nxt);
+	for (d = 0; d < r; d++)
+		prev[d] = state_get(P, i, W_PREV + d);
+	c->slot = P->p->op[i].nbuf == 2 ? state_get(P, i, W_SLOT) : ci(P, 0);
+	c->chg = differs(P, r, c->idx, prev);
+	c->nchg = tile_binop(P->f, TOP_AND, has_next, differs(P, r, c->idx,
+	    c->nxt));
+}
+
+/* The body's view of operand i: the current slot, squeezed. */
+static TRef
+body_view(Pe *P, int i, Cur *c)
+{
+	const COperand *o = &P->k->op[i];
+
+	return view(P, slot_ref(P, i, c->slot), o->block.d, NULL,
+	    o->squeezed, o->shape.rank);
+}
+
+static int
+step(Pe *P, MosaicRefs *refs, const TRef *axis, MosaicBodyFn *body,
+    void *ctx)
+{
+	const CKernel *k = P->k;
+	Cur *c = arena_alloc(P->f->arena, sizeof *c * (size_t)(k->nop + 1));
+	TRef nxt[SEMA_MAXRANK + 1], has_next, first;
+	int i, a;
+
+	has_next = next_point(P, axis, nxt);
+	first = tile_const_bool(P->f, 1);
+	for (a = 0; a < k->naxis; a++)
+		first = tile_binop(P->f, TOP_AND, first, tile_cmp(P->f, TC_EQ,
+		    axis[a], ci(P, 0)));
+	for (i = 0; i < k->nop; i++)
+		if (P->p->op[i].windowed)
+			current(P, i, &c[i], axis, nxt, has_next);
+	for (i = 0; i < k->nop; i++) {
+		if (!P->p->op[i].windowed)
+			continue;
+		if (k->op[i].role == ROLE_IN)
+			input_pre(P, i, &c[i], first);
+		else
+			output_pre(P, i, &c[i]);
+		refs->operand[i] = body_view(P, i, &c[i]);
+	}
+	if (P->bad || body(P->f, k, refs, ctx, P->d))
+		return -1;
+	for (i = 0; i < k->nop; i++)
+		if (P->p->op[i].windowed && k->op[i].role == ROLE_OUT)
+			output_post(P, i, &c[i], has_next);
+	for (i = 0; i < k->nop; i++)
+		if (P->p->op[i].windowed)
+			remember(P, i, &c[i]);
+	return 0;
+}
+
+static void
+epilogue(Pe *P)
+{
+	const CKernel *k = P->k;
+	TRef other;
+	int i;
+
+	for (i = 0; i < k->nop; i++) {
+		if (!P->p->op[i].windowed || k->op[i].role != ROLE_OUT ||
+		    P->p->op[i].nbuf != 2)
+			continue;
+		other = tile_binop(P->f, TOP_SUB, ci(P, 1),
+		    state_get(P, i, W_SLOT));
+		tile_begin_if(P->f, tile_cmp(P->f, TC_NE, state_get(P, i,
+		    W_PEND), ci(P, 0)));
+		sync_op(P, TOP_DMA_WAIT, slot_ref(P, i, other), TNONE,
+		    P->flag[i], other);
+		tile_end_if(P->f);
+	}
+}
+
+int
+mosaic_emit_pipeline(TFunc *f, const CKernel *k, const MosaicPlan *p,
+    MosaicBodyFn *body, void *ctx, Diag *d)
+{
+	Pe P;
+	MosaicRefs refs;
+	size_t no = (size_t)k->nop + 1, ns = (size_t)k->nscratch + 1;
+	TRef axis[SEMA_MAXRANK + 1], zero[SEMA_MAXRANK + 1];
+	int a, rc;
+
+	memset(&P, 0, sizeof P);
+	P.f = f;
+	P.k = k;
+	P.p = p;
+	P.d = d;
+	P.blk = arena_alloc(f->arena, sizeof(int) * no);
+	P.hbm = arena_alloc(f->arena, sizeof(int) * no);
+	P.flag = arena_alloc(f->arena, sizeof(int) * no);
+	P.soff = arena_alloc(f->arena, sizeof(int) * no);
+	P.blkref = arena_alloc(f->arena, sizeof(TRef) * no);
+	P.hbmref = arena_alloc(f->arena, sizeof(TRef) * no);
+	refs.operand = arena_alloc(f->arena, sizeof(TRef) * no);
+	refs.scratch = arena_alloc(f->arena, sizeof(TRef) * ns);
+	refs.scratch_flag = arena_alloc(f->arena, sizeof(int) * ns);
+	refs.axis = axis;
+	if (k->naxis > SEMA_MAXRANK)
+		bug("mosaic_emit_pipeline: %d grid axes", k->naxis);
+	buffers(&P, &refs);
+	for (a = 0; a < k->naxis; a++)
+		zero[a] = ci(&P, 0);
+	prologue(&P, zero);
+	for (a = 0; a < k->naxis; a++)
+		axis[a] = tile_begin_for(f, ci(&P, 0), ci(&P,
+		    k->axis[a].extent), 1, NULL, 0);
+	rc = step(&P, &refs, axis, body, ctx);
+	for (a = 0; a < k->naxis; a++)
+		tile_end_for(f, NULL);
+	if (rc || P.bad)
+		return -1;
+	epilogue(&P);
+	return 0;
+}
