@@ -39,22 +39,6 @@ static const struct {
 	[K_MMF] = { "matmul flags", NULL, NULL },
 };
 
-/* How many of kind k the preset has (registers and units). */
-static int
-kind_count(const MachPreset *mp, int k)
-{
-	switch (k) {
-	case K_S: return mp->nsreg;
-	case K_V: return mp->nvreg;
-	case K_M: return mp->nmreg;
-	case K_P: return mp->npreg;
-	case K_F: return mp->nflag;
-	case K_MXU: return mp->nmxu;
-	case K_XLU: return mp->nxlu;
-	default: return 0;
-	}
-}
-
 /* ------------------------------------------------------ suggestions */
 
 static int
@@ -151,11 +135,11 @@ reg(OpCtx *c, int k, int64_t *v)
 			goto bad;
 		r = r * 10 + (uint64_t)(t->p[i] - '0');
 	}
-	if (r >= (uint64_t)kind_count(c->a->mp, k)) {
+	if (r >= (uint64_t)mach_kind_limit(c->a->mp, k)) {
 		asm_error(c->a, t->loc, "%s '%.*s' out of range: preset '%s' "
 		    "has %d %s", kinds[k].what + (k == K_MXU || k == K_XLU ?
 		    3 : 2), (int)t->len, t->p, c->a->mp->name,
-		    kind_count(c->a->mp, k), kinds[k].plural);
+		    (int)mach_kind_limit(c->a->mp, k), kinds[k].plural);
 		return -1;
 	}
 	*v = (int64_t)r;
@@ -164,7 +148,7 @@ reg(OpCtx *c, int k, int64_t *v)
 bad:
 	asm_error(c->a, t->loc, "operand of '%s' must be %s (%s0..%s%d), "
 	    "not '%.*s'", c->oi->name, kinds[k].what, pre, pre,
-	    kind_count(c->a->mp, k) - 1, (int)t->len, t->p);
+	    (int)mach_kind_limit(c->a->mp, k) - 1, (int)t->len, t->p);
 	return -1;
 }
 

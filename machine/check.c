@@ -11,19 +11,6 @@
 
 #include "machine/machine.h"
 
-static int
-fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return MACH_EINVAL;
-}
-
 int64_t
 mach_ins_get(const MachIns *in, int f)
 {
@@ -57,8 +44,8 @@ mach_ins_set(MachIns *in, int f, int64_t v)
 }
 
 /* Exclusive upper bound of an operand of kind k; -1 = any value. */
-static int64_t
-kind_limit(const MachPreset *mp, int k)
+int64_t
+mach_kind_limit(const MachPreset *mp, int k)
 {
 	switch (k) {
 	case K_S: return mp->nsreg;
@@ -85,13 +72,13 @@ check_mmf(const MachPreset *mp, int64_t v, char *err, size_t errlen)
 	kblk = (int)((v & MACH_MM_KBLK_MASK) >> MACH_MM_KBLK_SHIFT);
 	if (v & ~(int64_t)(MACH_MM_ACC | MACH_MM_HOLD | MACH_MM_PREC_MASK |
 	    MACH_MM_KBLK_MASK))
-		return fail(err, errlen, "matmul flags 0x%x: unknown bits",
+		return mach_errf(MACH_EINVAL, err, errlen, "matmul flags 0x%x: unknown bits",
 		    (unsigned)v);
 	if (prec >= NMACHPREC)
-		return fail(err, errlen, "matmul precision %d out of range",
+		return mach_errf(MACH_EINVAL, err, errlen, "matmul precision %d out of range",
 		    prec);
 	if (kblk >= mp->mxu_dim / mp->lanes)
-		return fail(err, errlen, "matmul k-block %d out of range",
+		return mach_errf(MACH_EINVAL, err, errlen, "matmul k-block %d out of range",
 		    kblk);
 	return MACH_OK;
 }
@@ -119,7 +106,7 @@ check_unused(const MachIns *in, const MachFmtInfo *fi, char *err,
 	    (!(used & 1u << FLD_B) && in->b) ||
 	    (!(used & 1u << FLD_C) && in->c) ||
 	    (!(used & 1u << FLD_I) && in->imm) || (in->x & ~xmask) || in->pad)
-		return fail(err, errlen, "%s: a field it does not use is set",
+		return mach_errf(MACH_EINVAL, err, errlen, "%s: a field it does not use is set",
 		    mach_opinfo[in->op].name);
 	return MACH_OK;
 }
@@ -133,9 +120,9 @@ mach_ins_check(const MachPreset *mp, const MachIns *in, char *err,
 	int i, k;
 
 	if (in->op == OP_NOP || in->op >= NMACHOP)
-		return fail(err, errlen, "bad opcode %u", in->op);
+		return mach_errf(MACH_EINVAL, err, errlen, "bad opcode %u", in->op);
 	if (in->guard >= mp->npreg || in->gneg > 1)
-		return fail(err, errlen, "%s: bad guard predicate",
+		return mach_errf(MACH_EINVAL, err, errlen, "%s: bad guard predicate",
 		    mach_opinfo[in->op].name);
 	fi = &mach_fmtinfo[mach_opinfo[in->op].fmt];
 	for (i = 0; i < fi->nopnd; i++) {
@@ -143,9 +130,9 @@ mach_ins_check(const MachPreset *mp, const MachIns *in, char *err,
 		v = mach_ins_get(in, fi->opnd[i].field);
 		if (k == K_MMF && check_mmf(mp, v, err, errlen))
 			return MACH_EINVAL;
-		lim = kind_limit(mp, k);
+		lim = mach_kind_limit(mp, k);
 		if (lim >= 0 && (v < 0 || v >= lim))
-			return fail(err, errlen,
+			return mach_errf(MACH_EINVAL, err, errlen,
 			    "%s: operand %d (%s) = %lld out of range [0, %lld)",
 			    mach_opinfo[in->op].name, i + 1, mach_kind_name(k),
 			    (long long)v, (long long)lim);
@@ -197,14 +184,14 @@ mach_bundle_check(const MachPreset *mp, const MachIns *ins, int n,
 			return MACH_EINVAL;
 		u = mach_opinfo[ins[i].op].unit;
 		if (++used[u] > mp->slots[u])
-			return fail(err, errlen, "more than %d %s ops in a bundle",
+			return mach_errf(MACH_EINVAL, err, errlen, "more than %d %s ops in a bundle",
 			    mp->slots[u], mach_unit_name(u));
 		nctrl += (mach_opinfo[ins[i].op].flags & MACH_F_CTRL) != 0;
 	}
 	if (nctrl > 1)
-		return fail(err, errlen, "more than one control op in a bundle");
+		return mach_errf(MACH_EINVAL, err, errlen, "more than one control op in a bundle");
 	if (count_imm(ins, n) > mp->nimm)
-		return fail(err, errlen, "more than %d immediates in a bundle",
+		return mach_errf(MACH_EINVAL, err, errlen, "more than %d immediates in a bundle",
 		    mp->nimm);
 	return MACH_OK;
 }
@@ -232,7 +219,7 @@ check_labels(const MachProgram *p, uint32_t bi, char *err, size_t errlen)
 				continue;
 			t = (int64_t)bi + p->ins[i].imm;
 			if (t < 0 || t >= p->nbundle)
-				return fail(err, errlen,
+				return mach_errf(MACH_EINVAL, err, errlen,
 				    "bundle %u: branch target %lld out of range",
 				    bi, (long long)t);
 		}
@@ -252,16 +239,16 @@ check_code(const MachProgram *p, char *err, size_t errlen)
 		if (p->bundle[i].first != next ||
 		    p->bundle[i].nins > (uint32_t)mach_preset_nslot(p->mp) ||
 		    next + p->bundle[i].nins > p->nins)
-			return fail(err, errlen, "bundle %u: bad op range", i);
+			return mach_errf(MACH_EINVAL, err, errlen, "bundle %u: bad op range", i);
 		if (p->bundle[i].nins && mach_bundle_check(p->mp, p->ins + next,
 		    (int)p->bundle[i].nins, sub, sizeof sub))
-			return fail(err, errlen, "bundle %u: %s", i, sub);
+			return mach_errf(MACH_EINVAL, err, errlen, "bundle %u: %s", i, sub);
 		if (check_labels(p, i, err, errlen))
 			return MACH_EINVAL;
 		next += p->bundle[i].nins;
 	}
 	if (next != p->nins)
-		return fail(err, errlen, "%u ops outside any bundle",
+		return mach_errf(MACH_EINVAL, err, errlen, "%u ops outside any bundle",
 		    (unsigned)(p->nins - next));
 	return MACH_OK;
 }
@@ -273,10 +260,10 @@ check_strings(const MachProgram *p, char *err, size_t errlen)
 
 	if (p->nstr == 0 || !p->str || p->str[0] != 0 ||
 	    p->str[p->nstr - 1] != 0)
-		return fail(err, errlen, "bad string table");
+		return mach_errf(MACH_EINVAL, err, errlen, "bad string table");
 	for (i = 0; i < p->nregion; i++)
 		if (!str_ok(p, p->region[i]))
-			return fail(err, errlen, "region %u: bad name", i);
+			return mach_errf(MACH_EINVAL, err, errlen, "region %u: bad name", i);
 	return MACH_OK;
 }
 
@@ -319,24 +306,24 @@ check_opnd(const MachProgram *p, const MachOperand *o, char *err,
 
 	if (!str_ok(p, o->name) || o->role >= NMACHROLE ||
 	    o->dtype >= NMACHDTYPE || o->rank > MACH_MAXRANK || o->pad)
-		return fail(err, errlen, "operand: bad name, role or type");
+		return mach_errf(MACH_EINVAL, err, errlen, "operand: bad name, role or type");
 	if (!opnd_size_ok(o))
-		return fail(err, errlen, "operand %s: shape and bytes disagree",
+		return mach_errf(MACH_EINVAL, err, errlen, "operand %s: shape and bytes disagree",
 		    p->str + o->name);
 	need = o->role == MACH_ROLE_SMEM ? o->bytes : 8;
 	if (o->smem_addr % 4 || need > p->mp->smem_bytes ||
 	    o->smem_addr > p->mp->smem_bytes - need)
-		return fail(err, errlen, "operand %s: bad SMEM slot",
+		return mach_errf(MACH_EINVAL, err, errlen, "operand %s: bad SMEM slot",
 		    p->str + o->name);
 	if (o->role == MACH_ROLE_CONST ?
 	    o->bytes > p->ndata || o->data_off > p->ndata - o->bytes :
 	    o->data_off != 0)
-		return fail(err, errlen, "operand %s: bad constant data",
+		return mach_errf(MACH_EINVAL, err, errlen, "operand %s: bad constant data",
 		    p->str + o->name);
 	if (o->hbm_addr != MACH_NOADDR && (o->role == MACH_ROLE_SMEM ||
 	    o->bytes > p->mp->hbm_bytes ||
 	    o->hbm_addr > p->mp->hbm_bytes - o->bytes))
-		return fail(err, errlen, "operand %s: bad HBM address",
+		return mach_errf(MACH_EINVAL, err, errlen, "operand %s: bad HBM address",
 		    p->str + o->name);
 	return MACH_OK;
 }
@@ -354,11 +341,11 @@ check_entries(const MachProgram *p, char *err, size_t errlen)
 		e = &p->entry[i];
 		if (!str_ok(p, e->name) || e->pc >= p->nbundle || e->pad ||
 		    (uint64_t)e->first_opnd + e->nopnd > p->nopnd)
-			return fail(err, errlen, "entry %u: bad name, pc or "
+			return mach_errf(MACH_EINVAL, err, errlen, "entry %u: bad name, pc or "
 			    "operands", i);
 		if (e->scratch_bytes && (e->scratch_smem % 4 ||
 		    e->scratch_smem > p->mp->smem_bytes - 8))
-			return fail(err, errlen, "entry %u: bad scratch slot", i);
+			return mach_errf(MACH_EINVAL, err, errlen, "entry %u: bad scratch slot", i);
 	}
 	return MACH_OK;
 }
@@ -373,10 +360,10 @@ check_debug(const MachProgram *p, char *err, size_t errlen)
 		d = &p->debug[i];
 		if (d->bundle >= p->nbundle ||
 		    (i > 0 && d->bundle <= p->debug[i - 1].bundle))
-			return fail(err, errlen, "debug map %u: bad bundle", i);
+			return mach_errf(MACH_EINVAL, err, errlen, "debug map %u: bad bundle", i);
 		if (!str_ok(p, d->file) || (d->region != MACH_NOREGION &&
 		    d->region >= p->nregion))
-			return fail(err, errlen, "debug map %u: bad file or "
+			return mach_errf(MACH_EINVAL, err, errlen, "debug map %u: bad file or "
 			    "region", i);
 	}
 	return MACH_OK;
@@ -387,12 +374,12 @@ mach_program_check(const MachProgram *p, char *err, size_t errlen)
 {
 	if (!p || memchr(p->preset, 0, sizeof p->preset) == NULL ||
 	    !mach_preset(p->preset) || p->mp != mach_preset(p->preset))
-		return fail(err, errlen, "unknown or unresolved preset");
+		return mach_errf(MACH_EINVAL, err, errlen, "unknown or unresolved preset");
 	if ((p->nbundle && !p->bundle) || (p->nins && !p->ins) ||
 	    (p->ndata && !p->data) || (p->nentry && !p->entry) ||
 	    (p->nopnd && !p->opnd) || (p->ndebug && !p->debug) ||
 	    (p->nregion && !p->region))
-		return fail(err, errlen, "a non-empty array is missing");
+		return mach_errf(MACH_EINVAL, err, errlen, "a non-empty array is missing");
 	if (check_strings(p, err, errlen) || check_code(p, err, errlen) ||
 	    check_entries(p, err, errlen) || check_debug(p, err, errlen))
 		return MACH_EINVAL;

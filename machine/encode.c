@@ -11,19 +11,6 @@
 #include "machine/machine.h"
 #include "machine/encoding.h"
 
-static int
-fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return MACH_EINVAL;
-}
-
 size_t
 mach_bundle_bytes(const MachPreset *mp)
 {
@@ -125,20 +112,20 @@ decode_slot(const MachPreset *mp, uint64_t w, int u, int pos,
 
 	mach_decode_ins(w, in, &slot);
 	if (in->op >= NMACHOP || in->op == OP_NOP)
-		return fail(err, errlen, "slot %d: bad opcode %u", pos, in->op);
+		return mach_errf(MACH_EINVAL, err, errlen, "slot %d: bad opcode %u", pos, in->op);
 	if (mach_opinfo[in->op].unit != u)
-		return fail(err, errlen, "slot %d: %s in a %s slot", pos,
+		return mach_errf(MACH_EINVAL, err, errlen, "slot %d: %s in a %s slot", pos,
 		    mach_opinfo[in->op].name, mach_unit_name(u));
 	if (GETF(w, RSV))
-		return fail(err, errlen, "slot %d: reserved bits set", pos);
+		return mach_errf(MACH_EINVAL, err, errlen, "slot %d: reserved bits set", pos);
 	if (!uses_pool(in->op)) {
 		if (slot)
-			return fail(err, errlen, "slot %d: stray pool index",
+			return mach_errf(MACH_EINVAL, err, errlen, "slot %d: stray pool index",
 			    pos);
 		return MACH_OK;
 	}
 	if (slot >= (unsigned)mp->nimm)
-		return fail(err, errlen, "slot %d: pool index %u out of range",
+		return mach_errf(MACH_EINVAL, err, errlen, "slot %d: pool index %u out of range",
 		    pos, slot);
 	in->imm = (int32_t)rd32(pool + 4 * slot);
 	*used |= 1u << slot;
@@ -171,7 +158,7 @@ mach_decode_bundle(const MachPreset *mp, const uint8_t *in, MachIns *ins,
 		}
 	for (pos = 0; pos < mp->nimm; pos++)
 		if (!(used & 1u << pos) && rd32(pool + 4 * pos))
-			return fail(err, errlen, "unused pool word %d is set",
+			return mach_errf(MACH_EINVAL, err, errlen, "unused pool word %d is set",
 			    pos);
 	*n = k;
 	return mach_bundle_check(mp, ins, k, err, errlen);

@@ -18,19 +18,6 @@ typedef struct Sect {
 	uint32_t off, size, count;
 } Sect;
 
-static int
-fail(int code, char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return code;
-}
-
 static uint64_t
 align8(uint64_t n)
 {
@@ -186,10 +173,10 @@ mach_image_write(const MachProgram *p, void **out, size_t *outlen,
 		return MACH_EINVAL;
 	total = layout(p, s);
 	if (total == 0)
-		return fail(MACH_EINVAL, err, errlen, "program too large");
+		return mach_errf(MACH_EINVAL, err, errlen, "program too large");
 	img = calloc(1, (size_t)total);
 	if (!img)
-		return fail(MACH_ENOMEM, err, errlen, "out of memory");
+		return mach_errf(MACH_ENOMEM, err, errlen, "out of memory");
 	put_header(p, img, s, (uint32_t)total);
 	put_tables(p, img, s);
 	if (put_code(p, img + s[SECT_CODE].off, err, errlen)) {
@@ -208,23 +195,23 @@ read_header(const uint8_t *b, size_t len, MachProgram *p, char *err,
     size_t errlen)
 {
 	if (len < IMG_HEADER + NSECT * IMG_SECTREC)
-		return fail(MACH_EFORMAT, err, errlen, "image too short");
+		return mach_errf(MACH_EFORMAT, err, errlen, "image too short");
 	if (memcmp(b, MACH_IMAGE_MAGIC, 8) != 0)
-		return fail(MACH_EFORMAT, err, errlen, "not a program image");
+		return mach_errf(MACH_EFORMAT, err, errlen, "not a program image");
 	if (rd32(b + 8) != MACH_IMAGE_VERSION)
-		return fail(MACH_EVERSION, err, errlen,
+		return mach_errf(MACH_EVERSION, err, errlen,
 		    "image version %u, expected %u", rd32(b + 8),
 		    MACH_IMAGE_VERSION);
 	if (rd32(b + 12) != IMG_HEADER || rd32(b + 32) != NSECT ||
 	    rd32(b + 36) != len || rd32(b + 44) != 0 ||
 	    rd64(b + 48) != 0 || rd64(b + 56) != 0)
-		return fail(MACH_EFORMAT, err, errlen, "bad image header");
+		return mach_errf(MACH_EFORMAT, err, errlen, "bad image header");
 	memcpy(p->preset, b + 16, sizeof p->preset);
 	if (memchr(p->preset, 0, sizeof p->preset) == NULL ||
 	    (p->mp = mach_preset(p->preset)) == NULL)
-		return fail(MACH_EPRESET, err, errlen, "unknown preset");
+		return mach_errf(MACH_EPRESET, err, errlen, "unknown preset");
 	if (rd32(b + 40) != mach_bundle_bytes(p->mp))
-		return fail(MACH_EFORMAT, err, errlen, "bad bundle size");
+		return mach_errf(MACH_EFORMAT, err, errlen, "bad bundle size");
 	return MACH_OK;
 }
 
@@ -245,7 +232,7 @@ read_sects(const uint8_t *b, size_t len, const MachPreset *mp, Sect *s,
 		if (rd32(r) != (uint32_t)k || s[k].off % IMG_ALIGN ||
 		    s[k].off < end || (uint64_t)s[k].off + s[k].size > len ||
 		    (uint64_t)s[k].count * recsize(k, mp) != s[k].size)
-			return fail(MACH_EFORMAT, err, errlen,
+			return mach_errf(MACH_EFORMAT, err, errlen,
 			    "bad section %d", k);
 		end = (uint64_t)s[k].off + s[k].size;
 	}
@@ -359,11 +346,11 @@ read_code(const uint8_t *b, const Sect *s, MachProgram *p, char *err,
 	p->bundle = alloc_n(p->nbundle, sizeof *p->bundle, &bad);
 	p->ins = alloc_n((uint64_t)p->nbundle * nslot, sizeof *p->ins, &bad);
 	if (bad)
-		return fail(MACH_ENOMEM, err, errlen, "out of memory");
+		return mach_errf(MACH_ENOMEM, err, errlen, "out of memory");
 	for (i = 0; i < p->nbundle; i++) {
 		if (mach_decode_bundle(p->mp, b + s[SECT_CODE].off + i * bb,
 		    p->ins + p->nins, &n, sub, sizeof sub))
-			return fail(MACH_EFORMAT, err, errlen, "bundle %u: %s",
+			return mach_errf(MACH_EFORMAT, err, errlen, "bundle %u: %s",
 			    i, sub);
 		p->bundle[i].first = p->nins;
 		p->bundle[i].nins = (uint32_t)n;
@@ -386,19 +373,19 @@ mach_image_read(const void *buf, size_t len, MachProgram **out, char *err,
 
 	*out = NULL;
 	if (!buf || len > IMG_MAXBYTES)
-		return fail(MACH_EFORMAT, err, errlen, "bad image size");
+		return mach_errf(MACH_EFORMAT, err, errlen, "bad image size");
 	p = calloc(1, sizeof *p);
 	if (!p)
-		return fail(MACH_ENOMEM, err, errlen, "out of memory");
+		return mach_errf(MACH_ENOMEM, err, errlen, "out of memory");
 	rc = read_header(b, len, p, err, errlen);
 	if (!rc)
 		rc = read_sects(b, len, p->mp, s, err, errlen);
 	if (!rc && (rc = read_tables(b, s, p)) != MACH_OK)
-		fail(rc, err, errlen, "out of memory");
+		mach_errf(rc, err, errlen, "out of memory");
 	if (!rc)
 		rc = read_code(b, s, p, err, errlen);
 	if (!rc && mach_program_check(p, sub, sizeof sub))
-		rc = fail(MACH_EFORMAT, err, errlen, "%s", sub);
+		rc = mach_errf(MACH_EFORMAT, err, errlen, "%s", sub);
 	if (rc) {
 		mach_program_free(p);
 		return rc;

@@ -212,6 +212,14 @@ typedef enum MachErr {
 } MachErr;
 
 const char *mach_err_name(int err);
+/* Formats a message into err (when there is room) and returns code. */
+int mach_errf(int code, char *err, size_t errlen, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+/* Exclusive upper bound of an operand of kind k on mp; -1 = any value. */
+int64_t mach_kind_limit(const MachPreset *mp, int k);
 
 /*
  * One decoded instruction.  Unused fields are 0.  d, a, b, c hold

@@ -3,6 +3,8 @@
  * the assembler produces, the image stores and the simulator runs.  The
  * program owns every array (plain malloc); nothing here exits on failure.
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -110,4 +112,18 @@ mach_program_add_bundle(MachProgram *p, const MachIns *ins, int n)
 	p->nbundle++;
 	p->nins += (uint32_t)n;
 	return MACH_OK;
+}
+
+/* Formats a message into err (when there is room) and returns code. */
+int
+mach_errf(int code, char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return code;
 }
