@@ -18,9 +18,12 @@
  *    of a Ref (a load used as an operand is just a view, no copy) or a
  *    compiler-managed VMEM home (a TB_INTERNAL buffer).
  *  - A store (or the computation of a home) is one chunk loop nest over
- *    its output: a 'for' per leading dimension and a 'for' over row groups
- *    of layout.chunk_rows rows (a static tail chunk when the rows are not
- *    a multiple), full width.  The whole elementwise expression tree
+ *    its output: a 'for' per leading dimension, a 'for' over row groups
+ *    of layout.chunk_rows rows, and, when a row takes more than half the
+ *    vreg budget, a 'for' over column chunks of that many vregs (static
+ *    tail chunks when the sizes are not multiples).  The chunk loop runs
+ *    whenever the output or any value of its tree exceeds the budget.
+ *    The whole elementwise expression tree
  *    (arithmetic, EUP functions, compares, where/select, casts, iota,
  *    broadcasts, lane reductions, lane rolls) is evaluated per chunk on
  *    small SSA vectors: load the chunk of each leaf, compute, store.  When
@@ -30,18 +33,23 @@
  *    a home before the loop: dot (TOP_MATMUL, memory to memory; a store
  *    of a dot, or '+=' of one, writes the target directly), transposes
  *    (TOP_TRANSPOSE), rolls along rows (TOP_ROLLM), reductions along rows
- *    (a loop carrying the partial [1, W] result), reductions without
- *    keepdims (a squeezed view of the keepdims home), value slices (a
- *    view of the home).  Small SSA values that a chunk loop would have to
- *    slice by rows are spilled to a home first.
+ *    (a loop carrying the partial [1, W] result), lane reductions of
+ *    rows wider than a chunk (a loop over column chunks carrying the
+ *    partial [R, 1]), reductions without keepdims (a squeezed view of the
+ *    keepdims home), value slices (a view of the home).  Small SSA values
+ *    that a chunk loop would have to slice are spilled to a home first.
+ *  - Loads from views whose last dimension is not contiguous (a column
+ *    m[:, 0] read as a row) are left to instruction selection (a
+ *    relayout through the XLU), as are masks of partial vregs.
  *  - let snapshots its value (a copy into a home, or an SSA value) so a
  *    later store to the Ref it read from cannot change it.  A store whose
  *    value reads the target Ref through a different slice reads a copy.
  *  - Lane reductions give lane-replicated [R, 1] chunks; their lane
  *    broadcasts stay lane-replicated (free), as mosaic_layout() describes.
- *  - Not lowered (reported as errors): reductions over leading dims,
- *    reshapes of block-sized values, rows wider than the vreg budget,
- *    vector stores into SMEM, func-only expressions.
+ *  - Not lowered (reported as errors): reductions over leading dims or
+ *    over rows of batched values, reshapes of block-sized values, dots of
+ *    rank-1 operands, vector loads and stores of SMEM, func-only
+ *    expressions.
  */
 #include <math.h>
 #include <string.h>

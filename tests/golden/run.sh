@@ -189,6 +189,14 @@ for pk in tests/golden/tile/*.pk; do
 	check_level tile "$pk" "${pk%.pk}.tile"
 done
 
+# The whole kernels in tile IR (pipeline and body), on v4 and small.
+for name in matmul splash; do
+	check_level tile "kernels/$name/$name.pk" \
+		"tests/golden/tile/kernels/$name.tile"
+	check_level tile "kernels/$name/$name.pk" \
+		"tests/golden/tile/kernels/$name-small.tile" --preset small
+done
+
 if [ "${REGEN:-0}" = 1 ]; then
 	echo "regenerated $total golden files; review them with git diff"
 	exit 0

@@ -300,9 +300,12 @@ typedef struct Lowered {
 	int rc;
 } Lowered;
 
+/* Parses, checks and lowers text (or the file top_srcdir/path). */
 static void
-lower_text(Lowered *lw, const char *text)
+lower_src(Lowered *lw, const char *text, const char *path)
 {
+	const char *top = getenv("top_srcdir");
+	char full[1024];
 	PP *pp;
 	Ast *ast;
 	CheckedModule *m;
@@ -312,13 +315,28 @@ lower_text(Lowered *lw, const char *text)
 	strtab_init(&lw->strs, &lw->a);
 	diag_init(&lw->d, &lw->sm, stderr);
 	pp = pp_new(&lw->d, &lw->strs, &lw->a);
-	ck_assert_int_eq(pp_push_text(pp, "t.pk", text, strlen(text)), 0);
+	/* the preset's macros, as pallasc predefines them for v4 */
+	pp_define_cmdline(pp, "__PK_LANES__=128");
+	pp_define_cmdline(pp, "__PK_SUBLANES__=8");
+	pp_define_cmdline(pp, "__PK_PRESET_V4__");
+	if (path) {
+		snprintf(full, sizeof full, "%s/%s", top ? top : ".", path);
+		ck_assert_int_eq(pp_push_file(pp, full), 0);
+	} else
+		ck_assert_int_eq(pp_push_text(pp, "t.pk", text, strlen(text)),
+		    0);
 	ast = parse_module(pp_source, pp, &lw->d, &lw->a);
 	ck_assert_int_eq(lw->d.nerror, 0);
 	m = sema_check(ast, v4(), &lw->d, &lw->a);
 	ck_assert_int_eq(lw->d.nerror, 0);
 	lw->rc = mosaic_lower(m, v4(), &lw->d, &lw->a, &lw->tm);
 	pp_free(pp);
+}
+
+static void
+lower_text(Lowered *lw, const char *text)
+{
+	lower_src(lw, text, NULL);
 }
 
 static void
@@ -439,6 +457,70 @@ START_TEST(lower_dot_accumulates)
 }
 END_TEST
 
+/* Every vector value of every function fits the vreg budget. */
+static void
+assert_small_vectors(const TModule *tm)
+{
+	int i, j, budget = mosaic_vreg_budget(v4());
+	char err[200];
+
+	for (i = 0; i < tm->func.n; i++) {
+		const TFunc *f = tm->func.v[i];
+		ck_assert_msg(tile_verify(f, err, sizeof err) == 0, "%s", err);
+		for (j = 1; j < f->val.n; j++)
+			if (f->val.v[j].kind == TV_VEC)
+				ck_assert_int_le(f->val.v[j].lay.nvreg, budget);
+	}
+}
+
+static const char wide_src[] =
+    "kernel w(x: f32[16, 1000], out y: f32[16, 1000], out s: f32[16, 1],\n"
+    "    out c: f32[1, 1000])\n"
+    "{ y[...] = x[...] * 2.0 + iota([16, 1000], 1) as f32;\n"
+    "  s[...] = rowsum(x[...]); c[...] = sum(x[...], axis: 0, keepdims); }\n"
+    "export w;\n";
+
+START_TEST(lower_wide_rows)
+{
+	Lowered lw;
+	const TFunc *f;
+	int i, chunk = 0, tail = 0;
+
+	lower_text(&lw, wide_src);
+	ck_assert_int_eq(lw.rc, 0);
+	assert_small_vectors(lw.tm);
+	f = lw.tm->func.v[0];
+	/* column chunks of 4 vregs (512) and a tail (488), never 1000 */
+	for (i = 1; i < f->val.n; i++) {
+		const TVal *v = &f->val.v[i];
+		if (v->kind != TV_VEC)
+			continue;
+		ck_assert_int_ne(v->shape.d[v->shape.rank - 1], 1000);
+		chunk += v->shape.d[v->shape.rank - 1] == 512;
+		tail += v->shape.d[v->shape.rank - 1] == 488;
+	}
+	ck_assert_int_gt(chunk, 0);
+	ck_assert_int_gt(tail, 0);
+	lowered_free(&lw);
+}
+END_TEST
+
+START_TEST(lower_kernels_in_budget)
+{
+	Lowered lw;
+
+	lower_src(&lw, NULL, "kernels/splash/splash.pk");
+	ck_assert_int_eq(lw.rc, 0);
+	ck_assert_int_eq(lw.tm->func.n, 2);
+	assert_small_vectors(lw.tm);
+	lowered_free(&lw);
+	lower_src(&lw, NULL, "kernels/matmul/matmul.pk");
+	ck_assert_int_eq(lw.rc, 0);
+	assert_small_vectors(lw.tm);
+	lowered_free(&lw);
+}
+END_TEST
+
 static Suite *
 tile_suite(void)
 {
@@ -460,6 +542,9 @@ tile_suite(void)
 	tcase_add_test(low, lower_home_chunks);
 	tcase_add_test(low, lower_reductions);
 	tcase_add_test(low, lower_dot_accumulates);
+	tcase_add_test(low, lower_wide_rows);
+	tcase_add_test(low, lower_kernels_in_budget);
+	tcase_set_timeout(low, 60);
 	suite_add_tcase(s, ir);
 	suite_add_tcase(s, lay);
 	suite_add_tcase(s, low);

@@ -1,0 +1,232 @@
+/*
+ * vliw.h - the VLIW backend: tile IR -> LLO -> bundles -> MachProgram,
+ * and (elf.c, header.c) objects and C headers.  Table of contents for
+ * backend/vliw/.
+ *
+ * LLO, QBE style: machine ops (MachOp, from machine/isa.def) on virtual
+ * registers, in per-function blocks laid out in order.  A register field
+ * (D, A, B, C of the op's format) holds a virtual register number of the
+ * class the format names (scalar, vector, mask, predicate); numbers start
+ * at 1 in each class, and predicate 0 is p0 (always true).  Fields that
+ * name flags, MXUs or XLUs hold the machine's numbers from the start.
+ * vliw_regalloc() rewrites register fields to physical numbers in place.
+ *
+ * Control flow: a block falls through to the next one in layout order
+ * unless it ends in an unguarded br or halt; a br's target is a block.
+ *
+ * The pipeline (vliw.c, vliw_compile):
+ *   vliw_isel -> vliw_sched -> vliw_regalloc -> vliw_emit
+ */
+#ifndef PALLAS_VLIW_H
+#define PALLAS_VLIW_H
+
+#include "util/util.h"
+#include "machine/machine.h"
+#include "backend/mosaic/mosaic.h"
+
+/* ============================================ LLO and the compiler passes */
+
+typedef enum LClass { LC_S, LC_V, LC_M, LC_P, NLCLASS, LC_NONE = -1 } LClass;
+
+typedef struct LIns {
+	uint16_t op;		/* MachOp */
+	uint8_t gneg;		/* run when p[guard] is false */
+	int guard;		/* predicate register; 0 = p0 (always) */
+	int d, a, b, c;		/* register numbers, or unit/flag numbers */
+	uint16_t x;		/* the literal field */
+	int32_t imm;		/* pool immediate (K_IMM) */
+	int target;		/* K_LABEL: target block, else -1 */
+	Loc loc;		/* source location, file 0 if none */
+	int cycle;		/* vliw_sched: bundle within the block */
+} LIns;
+
+typedef struct LBlk {
+	VEC(LIns) ins;		/* in program order (scheduled: by cycle) */
+	int nbundle;		/* after vliw_sched: bundles of the block */
+} LBlk;
+
+/* An entry point's operand (see MachOperand). */
+typedef struct LOperand {
+	const char *name;
+	MachRole role;
+	MachDtype dtype;
+	int rank;
+	int64_t shape[MACH_MAXRANK];
+	uint32_t smem_addr;	/* argument table slot */
+	uint64_t bytes;
+} LOperand;
+
+typedef struct LFunc {
+	const char *name;
+	Arena *arena;
+	const MachPreset *mp;
+	VEC(LBlk) blk;		/* [0] is the entry */
+	int nreg[NLCLASS];	/* virtual registers are 1 .. nreg-1 */
+	int scheduled;		/* vliw_sched ran */
+	int allocated;		/* vliw_regalloc ran: registers are physical */
+	VEC(LOperand) opnd;
+	VEC(const char *) region;	/* trace region names (imm indexes) */
+	Loc loc;
+} LFunc;
+
+/* ----------------------------------------------------------- llo.c */
+LFunc *llo_new_func(Arena *a, const MachPreset *mp, const char *name);
+int llo_new_blk(LFunc *f);		/* returns the block index */
+int llo_new_reg(LFunc *f, LClass c);	/* a fresh virtual register */
+/* Appends an op to block b with register/unit fields d, a, b, c (0 when
+   unused), guard 0, x 0, imm 0, no target; returns it (valid until the
+   next append to b). */
+LIns *llo_add(LFunc *f, int blk, int op, int d, int a, int b, int c);
+/* The register class of field fld (FLD_D..FLD_C) of op, or LC_NONE
+   when the field is not a register (unused, flag, MXU, XLU, literal). */
+LClass llo_field_class(int op, int fld);
+/* 1 when op's format has a K_IMM or K_LABEL operand. */
+int llo_has_imm(int op);
+/* Appends the --emit=llo text of f (stable). */
+void llo_print(Buf *out, const LFunc *f);
+
+/* ----------------------------------------------------------- isel.c */
+/*
+ * Instruction selection: one tile-IR function to LLO.  Constructs the
+ * backend cannot lower yet are reported through d (naming the op and
+ * kernel); returns NULL then.
+ */
+LFunc *vliw_isel(const TFunc *tf, const MachPreset *mp, Diag *d, Arena *a);
+
+/* ----------------------------------------------------------- sched.c */
+/* List-schedules every block of f; sets LIns.cycle and LBlk.nbundle. */
+void vliw_sched(LFunc *f);
+
+/* ----------------------------------------------------------- regalloc.c */
+/* Maps virtual registers to the preset's registers (linear scan over the
+   schedule).  Returns 0, or -1 after reporting through d. */
+int vliw_regalloc(LFunc *f, Diag *d);
+
+/* ----------------------------------------------------------- emit.c */
+/* Builds the program of the scheduled, allocated functions f[0..n): one
+   entry per function, operands, debug map (file names from sm, may be
+   NULL), regions.  Returns 0, or -1 after reporting through d. */
+int vliw_emit(LFunc *const *f, int n, const MachPreset *mp,
+    const SrcMgr *sm, Diag *d, MachProgram **out);
+
+/* ----------------------------------------------------------- vliw.c */
+/*
+ * The backend's pipeline for every function of m: isel, sched, regalloc,
+ * emit.  *out is a new checked program (mach_program_free it), NULL on
+ * failure.  Returns 0, or -1 after reporting through d.
+ * vliw_compile_llo runs isel only and appends the --emit=llo text.
+ */
+int vliw_compile(const TModule *m, const MachPreset *p, Diag *d, Arena *a,
+    MachProgram **out);
+int vliw_compile_llo(const TModule *m, const MachPreset *p, Diag *d,
+    Arena *a, Buf *llo);
+
+/* ================================== objects and headers (elf.c, header.c) */
+/*
+ * What an object holds: program images (the bytes of mach_image_write),
+ * each under the symbols pk_image_<name> and pk_image_<name>_len, and the
+ * exports, each a C entry point that calls one entry of one image.
+ * Several exports may share an image (a program with several entries).
+ */
+
+/* An export's operand, in the entry's operand order. */
+typedef struct VliwOperand {
+	const char *name;
+	MachRole role;
+	MachDtype dtype;
+	int rank;
+	int64_t shape[MACH_MAXRANK];
+} VliwOperand;
+
+typedef struct VliwImage {
+	const char *name;	/* symbol suffix: a C identifier */
+	const void *bytes;	/* NULL when only a header is written */
+	size_t len;
+} VliwImage;
+
+typedef struct VliwExport {
+	const char *cname;	/* the C entry point: a C identifier */
+	const char *entry;	/* the entry point's name in the image */
+	int image;		/* index into VliwObject.image */
+	int nopnd;
+	const VliwOperand *opnd;
+} VliwExport;
+
+typedef struct VliwObject {
+	const char *source;	/* input file, named in comments; may be NULL */
+	const char *preset;	/* the images' preset */
+	int nimage;
+	const VliwImage *image;
+	int nexport;
+	const VliwExport *exp;
+} VliwObject;
+
+/* ----------------------------------------------------------- objexport.c */
+/*
+ * An object for an assembled program: ONE image (img[0..len), which the
+ * caller keeps alive) named after the program's first entry, and one
+ * export per entry, named after it.  Allocates from a.
+ */
+void vliw_object_from_program(VliwObject *obj, Arena *a, const MachProgram *p,
+    const void *img, size_t len);
+/*
+ * The exports of a checked module without images (enough for a header):
+ * one image per export named after its cname, entry = cname, operands in
+ * declaration order (kernels: SMEM tables, inputs and outputs as declared;
+ * funcs: the parameters, then the result as output "result").
+ */
+void vliw_object_from_module(VliwObject *obj, Arena *a,
+    const CheckedModule *m);
+/*
+ * Checks what the header and the symbols need: image and export names
+ * are C identifiers (not keywords), no two C names collide (including
+ * the _checked forms and image symbols), operand dtypes and roles in
+ * range, image indices valid.  0, or -1 with a message in err.
+ */
+int vliw_object_check(const VliwObject *obj, char *err, size_t errlen);
+/* 1 if s is a C identifier and not a C or C++ keyword. */
+int vliw_is_c_name(const char *s);
+
+/* ----------------------------------------------------------- elf.c */
+/* ELF e_machine values (the ELF spec's EM_X86_64 and EM_AARCH64). */
+enum { VLIW_EM_X86_64 = 62, VLIW_EM_AARCH64 = 183 };
+/*
+ * Appends an ELF64 little-endian relocatable object (ET_REL) for
+ * 'machine' (VLIW_EM_X86_64 or VLIW_EM_AARCH64): .rodata (64-byte
+ * aligned) holds each image at a 64-byte boundary followed by its 64-bit
+ * length word; .symtab has global STT_OBJECT symbols pk_image_<name>
+ * (st_size = length) and pk_image_<name>_len (8 bytes); .strtab,
+ * .shstrtab and an empty .note.GNU-stack.  No relocations.  Runs vliw_object_check and needs
+ * every image's bytes.  0, or -1 with a message in err (out untouched).
+ */
+int vliw_write_elf(Buf *out, const VliwObject *obj, int machine, char *err,
+    size_t errlen);
+/* The host's ELF machine (VLIW_EM_*), or 0 for another host. */
+int vliw_host_machine(void);
+/* "x86-64"/"x86_64" or "aarch64"/"arm64" -> VLIW_EM_*, else 0. */
+int vliw_machine_by_name(const char *name);
+
+/* ----------------------------------------------------------- csrc.c */
+/*
+ * Appends a C source defining what the ELF object would: each image as
+ * a const unsigned char array (64-byte aligned under C11) and its length
+ * as a const unsigned long long.  0, or -1 with a message in err.
+ */
+int vliw_write_csource(Buf *out, const VliwObject *obj, char *err,
+    size_t errlen);
+
+/* ----------------------------------------------------------- header.c */
+/*
+ * Appends a C header for obj's exports: the image declarations and, per
+ * export, the typed entry points <cname>(dev, raw pointers...) and
+ * <cname>_checked(dev, const PallasTensor *...), static inline over
+ * pallas_call_image / pallas_call_image_checked, with a comment per
+ * operand giving its role, dtype and shape.  guard is the include guard
+ * macro (NULL: PK_<first image>_H).  0, or -1 with a message in err.
+ */
+int vliw_write_header(Buf *out, const char *guard, const VliwObject *obj,
+    char *err, size_t errlen);
+/* An include guard macro from a file path: "out/twice.h" -> "TWICE_H". */
+void vliw_guard_name(char *buf, size_t n, const char *path);
+
+#endif
