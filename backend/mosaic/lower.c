@@ -46,10 +46,16 @@
  *    value reads the target Ref through a different slice reads a copy.
  *  - Lane reductions give lane-replicated [R, 1] chunks; their lane
  *    broadcasts stay lane-replicated (free), as mosaic_layout() describes.
- *  - Not lowered (reported as errors): reductions over leading dims or
- *    over rows of batched values, reshapes of block-sized values, dots of
- *    rank-1 operands, vector loads and stores of SMEM, func-only
- *    expressions.
+ *  - Reductions over leading dims: per output chunk, a loop over the
+ *    reduced dim carrying the partial chunk (the operand's tree fused).
+ *    Reductions over rows of batched values loop over the leading dims.
+ *  - Reshapes of block-sized values: a copy into a home, piece by piece
+ *    (row groups, or row segments of the widths' gcd), positions from
+ *    div/mod of the flat index.
+ *  - Vector loads and stores of SMEM: element loops of sload/sstore; the
+ *    vector side is a VMEM home accessed one element at a time.
+ *  - Not lowered (reported as errors): dots of rank-1 or mixed-rank
+ *    operands (sema rejects them first), func-only expressions.
  */
 #include <math.h>
 #include <string.h>
@@ -96,6 +102,8 @@ typedef struct L {
 
 static Val ev_val(L *l, const CExpr *e);
 static Val materialise(L *l, const CExpr *e);
+static TRef access(L *l, TOpKind op, TRef ref, TRef val, const TIdx *idx,
+    const TRef *dyn, int squeeze, const TVal *res);
 
 static void
 error(L *l, Loc loc, const char *msg)
@@ -1246,9 +1254,12 @@ rows_fn(L *l, const Ctx *ck, void *arg)
 	Ctx c = w->c;
 	Shape ks;
 	TRef acc;
+	int i;
 
 	c.colpos = ck ? ck->colpos : TNONE;
 	c.cols = ck ? ck->cols : 0;
+	for (i = 0; ck && i + 2 < r; i++)
+		c.lead[i] = ck->lead[i];
 	if (c.rowpos == TNONE) {
 		acc = reduce(l, ev(l, a, &c), e->op, r - 2);
 	} else {
@@ -1287,26 +1298,28 @@ mat_reduce_rows(L *l, const CExpr *e)
 	Val v = { V_REF, TNONE };
 	Rows w;
 	Ctx ck;
-	int chunked;
+	int chunked, batched = 0;
 
-	for (i = 0; i + 2 < r; i++)
-		if (a->shape.d[i] != 1) {
-			error(l, e->loc, "a reduction over rows of a batched "
-			    "value is not supported yet");
-			return v;
-		}
 	ks.d[r - 2] = 1;
 	chunked = plan(l, a->dtype, &a->shape, &w.c, e->loc, a);
+	/* batched: one (row loop of one) matrix per trip of the leading
+	   loops, whether or not the rows need chunks */
+	for (i = 0; i + 2 < r; i++)
+		if ((w.c.iter[i] = a->shape.d[i] > 1))
+			batched = chunked = 1;
 	hoist(l, a, chunked ? &w.c : NULL);
 	w.e = e;
 	w.home = home(l, e->dtype, &ks);
 	memset(&ck, 0, sizeof ck);
 	ck.r = r;
 	ck.out = ks;
+	for (i = 0; i + 2 < r; i++)
+		ck.iter[i] = w.c.iter[i];
 	ck.rowpos = TNONE;
 	ck.colpos = w.c.colpos;
 	ck.cols = w.c.cols;
-	run_chunks(l, ck.colpos != TNONE ? &ck : NULL, rows_fn, &w);
+	run_chunks(l, ck.colpos != TNONE || batched ? &ck : NULL, rows_fn,
+	    &w);
 	v.r = w.home;
 	if (!e->u.red.keepdims && !l->err) {
 		whole(idx, dyn, &ks);
@@ -1370,14 +1383,7 @@ mat_lane_wide(L *l, const CExpr *e)
 	Val v = { V_REF, TNONE };
 	Wide w;
 	Ctx c;
-	int i;
 
-	for (i = 0; i + 2 < a->shape.rank; i++)
-		if (a->shape.d[i] != 1) {
-			error(l, e->loc, "a reduction over wide rows of a "
-			    "batched value is not supported yet");
-			return v;
-		}
 	plan(l, a->dtype, &a->shape, &c, e->loc, a);
 	hoist(l, a, &c);
 	w.e = e;
@@ -1386,6 +1392,83 @@ mat_lane_wide(L *l, const CExpr *e)
 	c.colpos = TNONE;
 	run_chunks(l, &c, lane_wide_fn, &w);
 	v.r = w.home;
+	return v;
+}
+
+typedef struct Lead {
+	const CExpr *e;
+	TRef home;		/* the keepdims result */
+	Ctx op;			/* the operand's chunk: the output's, with
+				   the reduced dim iterated */
+} Lead;
+
+/* One chunk of a reduction over a leading dim: a loop over that dim
+   carrying the chunk's partial result; the operand's tree is evaluated
+   on one slice of the chunk per trip. */
+static void
+lead_fn(L *l, const Ctx *c, void *arg)
+{
+	Lead *w = arg;
+	const CExpr *a = w->e->arg[0];
+	int ax = w->e->u.red.axis, i;
+	int64_t n = a->shape.d[ax];
+	Shape ks = chunk_shape(c, &tile_val(l->f, w->home)->shape);
+	Ctx oc = w->op;
+	TRef acc;
+
+	if (c) {
+		for (i = 0; i + 2 < oc.r; i++)
+			oc.lead[i] = c->lead[i];
+		oc.rowpos = c->rowpos;
+		oc.rows = c->rows;
+		oc.colpos = c->colpos;
+		oc.cols = c->cols;
+	}
+	acc = identity(l, w->e->op, w->e->dtype, &ks);
+	oc.lead[ax] = tile_begin_for(l->f, tile_const_i32(l->f, 0),
+	    tile_const_i32(l->f, n), 1, &acc, 1);
+	acc = combine(l, w->e->op, tile_block_arg(l->f, 1), ev(l, a, &oc));
+	acc = l->f->op.v[tile_end_for(l->f, &acc)].res[0];
+	if (w->e->op == CX_MEAN)
+		acc = scale(l, acc, n);
+	if (c)
+		store_chunk(l, c, w->home, acc);
+	else
+		store_whole(l, w->home, acc);
+}
+
+/* A reduction over a leading dim (not one of the last two) into a home
+   of the keepdims shape, computed in the chunks of that shape (each a
+   loop over the reduced dim), squeezed when the reduction drops the
+   dim. */
+static Val
+mat_reduce_lead(L *l, const CExpr *e)
+{
+	const CExpr *a = e->arg[0];
+	int r = a->shape.rank, ax = e->u.red.axis;
+	Shape ks = a->shape;
+	TIdx idx[SEMA_MAXRANK];
+	TRef dyn[SEMA_MAXRANK];
+	Val v = { V_REF, TNONE };
+	Lead w;
+	Ctx c;
+	int chunked;
+
+	ks.d[ax] = 1;
+	chunked = plan(l, e->dtype, &ks, &c, e->loc, NULL);
+	w.e = e;
+	w.op = c;
+	w.op.out = a->shape;
+	w.op.iter[ax] = 1;
+	hoist(l, a, &w.op);
+	w.home = home(l, e->dtype, &ks);
+	run_chunks(l, chunked ? &c : NULL, lead_fn, &w);
+	v.r = w.home;
+	if (!e->u.red.keepdims && !l->err) {
+		whole(idx, dyn, &ks);
+		idx[ax].squeeze = 1;
+		v.r = mkview(l, v.r, idx, dyn, r);
+	}
 	return v;
 }
 
@@ -1413,11 +1496,8 @@ mat_reduce(L *l, const CExpr *e)
 
 	if (a->shape.rank >= 2 && e->u.red.axis == a->shape.rank - 2)
 		return mat_reduce_rows(l, e);
-	if (e->u.red.axis != a->shape.rank - 1) {
-		error(l, e->loc, "a reduction over a leading dimension is not "
-		    "supported yet");
-		return v;
-	}
+	if (e->u.red.axis != a->shape.rank - 1)
+		return mat_reduce_lead(l, e);
 	/* over lanes without keepdims: squeeze the keepdims value */
 	v = materialise(l, keepdims(l, e));
 	if (l->err || e->shape.rank == 0)
@@ -1433,6 +1513,120 @@ mat_reduce(L *l, const CExpr *e)
 	return v;
 }
 
+/* The index of the piece of 'h' rows and 'w' columns of shape s that
+   starts at flat element fe (i32): row and column positions from div and
+   mod, leading indices likewise; dims of size 1 static. */
+static void
+piece_idx(L *l, const Shape *s, TRef fe, int64_t h, int64_t w, TIdx *idx,
+    TRef *dyn)
+{
+	int r = s->rank, i;
+	int64_t c = r ? s->d[r - 1] : 1;
+	TRef rest;
+
+	whole(idx, dyn, s);
+	for (i = 0; i < r; i++)
+		idx[i].size = 1;
+	idx[r - 1].size = w;
+	if (w < c) {
+		dyn[r - 1] = tile_binop(l->f, TOP_REM, fe,
+		    tile_const_i32(l->f, c));
+		idx[r - 1].multiple = w;
+	}
+	rest = r >= 2 ? tile_binop(l->f, TOP_DIV, fe,
+	    tile_const_i32(l->f, c)) : TNONE;
+	for (i = r - 2; i >= 0; i--) {
+		if (i == r - 2) {
+			idx[i].size = h;
+			idx[i].multiple = h;
+		}
+		if (s->d[i] > 1)
+			dyn[i] = i == 0 ? rest : tile_binop(l->f, TOP_REM, rest,
+			    tile_const_i32(l->f, s->d[i]));
+		if (i > 0 && s->d[i] > 1)
+			rest = tile_binop(l->f, TOP_DIV, rest,
+			    tile_const_i32(l->f, s->d[i]));
+	}
+}
+
+static int64_t
+gcd(int64_t a, int64_t b)
+{
+	while (b) {
+		int64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/*
+ * A reshape of a block-sized value: a copy into a home, piece by piece.
+ * A piece lies within one row of both shapes: row groups of tile_r rows
+ * when the rows keep their width and both row counts are multiples of
+ * tile_r, else [1, P] segments, P = gcd of the two widths (halved while
+ * wider than half the budget).  Each trip computes the piece's position
+ * in both shapes, loads, relayouts (TOP_RESHAPE) when the piece shapes'
+ * ranks differ, and stores.
+ */
+static Val
+reshape_home(L *l, const CExpr *e, Val src)
+{
+	const MachPreset *p = l->f->preset;
+	TLayout lay = mosaic_layout(p, e->dtype, &e->shape, TL_NATIVE);
+	Val v = { V_REF, TNONE };
+	const TVal *sv;
+	Shape ss, ds = e->shape, ps, pd;
+	TIdx si[SEMA_MAXRANK], di[SEMA_MAXRANK];
+	TRef sdyn[SEMA_MAXRANK], ddyn[SEMA_MAXRANK], j, fe, x;
+	int64_t cs, cd, rs, rd, h = 1, w, n, maxw;
+	int i;
+	TVal t;
+
+	x = as_ref(l, src, e->loc);
+	if (l->err)
+		return v;
+	sv = tile_val(l->f, x);
+	ss = sv->shape;
+	cs = ss.d[ss.rank - 1];
+	cd = ds.d[ds.rank - 1];
+	rs = ss.rank >= 2 ? ss.d[ss.rank - 2] : 1;
+	rd = ds.rank >= 2 ? ds.d[ds.rank - 2] : 1;
+	maxw = (int64_t)p->lanes * (mosaic_vreg_budget(p) / 2);
+	if (cs == cd && rs % lay.tile_r == 0 && rd % lay.tile_r == 0 &&
+	    !wide(p, &ds)) {
+		h = lay.tile_r;
+		w = cs;
+	} else {
+		w = gcd(cs, cd);
+		while (w > maxw && w % 2 == 0)
+			w /= 2;
+	}
+	n = shape_numel(&ds) / (h * w);
+	v.r = home(l, e->dtype, &ds);
+	j = n > 1 ? tile_begin_for(l->f, tile_const_i32(l->f, 0),
+	    tile_const_i32(l->f, n), 1, NULL, 0) : tile_const_i32(l->f, 0);
+	fe = tile_binop(l->f, TOP_MUL, j, tile_const_i32(l->f, h * w));
+	piece_idx(l, &ss, fe, h, w, si, sdyn);
+	piece_idx(l, &ds, fe, h, w, di, ddyn);
+	for (i = 0; i < ss.rank; i++)
+		ps.d[i] = si[i].size;
+	ps.rank = ss.rank;
+	for (i = 0; i < ds.rank; i++)
+		pd.d[i] = di[i].size;
+	pd.rank = ds.rank;
+	t = vec_type(l, e->dtype, &ps, TL_NATIVE);
+	x = access(l, TOP_LOAD, x, TNONE, si, sdyn, 0, &t);
+	if (!shape_eq(&ps, &pd)) {
+		t = vec_type(l, e->dtype, &pd, TL_NATIVE);
+		x = tile_emit(l->f, TOP_RESHAPE, &x, 1, &t, NULL);
+	}
+	access(l, TOP_STORE, v.r, x, di, ddyn, 0, NULL);
+	if (n > 1)
+		tile_end_for(l->f, NULL);
+	return v;
+}
+
 static Val
 mat_reshape(L *l, const CExpr *e)
 {
@@ -1443,11 +1637,8 @@ mat_reshape(L *l, const CExpr *e)
 		return v;
 	if (mosaic_layout(l->f->preset, e->dtype, &e->shape, TL_NATIVE).home ||
 	    mosaic_layout(l->f->preset, e->dtype, &e->arg[0]->shape,
-	    TL_NATIVE).home) {
-		error(l, e->loc, "reshaping a block-sized value is not "
-		    "supported yet");
-		return v;
-	}
+	    TL_NATIVE).home)
+		return reshape_home(l, e, v);
 	if (v.kind == V_REF)
 		v.r = load_whole(l, v.r);
 	t = vec_type(l, e->dtype, &e->shape, TL_NATIVE);
@@ -1456,17 +1647,147 @@ mat_reshape(L *l, const CExpr *e)
 	return v;
 }
 
-/* A VMEM or HBM load as a view; SMEM vectors are not supported. */
+/* ------------------------------------------------------------ SMEM vectors */
+
+/*
+ * SMEM is scalar memory: a vector access of an SMEM ref is a loop nest
+ * over its elements (sload / sstore), and the vector side is a VMEM
+ * home accessed one [1, .., 1] element at a time.
+ */
+typedef void ElemFn(L *l, const TIdx *idx, const TRef *dyn, void *arg);
+
+/* fn once per element of shape s: idx/dyn index one element (dims of
+   size 1 static, the others loop variables). */
+static void
+elem_loops(L *l, const Shape *s, int i, TIdx *idx, TRef *dyn, ElemFn *fn,
+    void *arg)
+{
+	if (i == 0)
+		whole(idx, dyn, s);
+	if (i == s->rank) {
+		fn(l, idx, dyn, arg);
+		return;
+	}
+	idx[i].size = 1;
+	if (s->d[i] > 1)
+		dyn[i] = tile_begin_for(l->f, tile_const_i32(l->f, 0),
+		    tile_const_i32(l->f, s->d[i]), 1, NULL, 0);
+	elem_loops(l, s, i + 1, idx, dyn, fn, arg);
+	if (s->d[i] > 1)
+		tile_end_for(l->f, NULL);
+}
+
+/* An indexed access op: arg0 ref, [value], the dynamic starts. */
+static TRef
+access(L *l, TOpKind op, TRef ref, TRef val, const TIdx *idx,
+    const TRef *dyn, int squeeze, const TVal *res)
+{
+	int n = tile_val(l->f, ref)->shape.rank, i, na = 1, opi;
+	TIdx *d = arena_alloc(l->f->arena, (n ? n : 1) * sizeof *d);
+	TRef args[2 + SEMA_MAXRANK];
+
+	args[0] = ref;
+	if (val != TNONE)
+		args[na++] = val;
+	for (i = 0; i < n; i++) {
+		d[i] = idx[i];
+		d[i].squeeze = squeeze;
+		d[i].dyn = -1;
+		if (dyn[i] != TNONE) {
+			d[i].dyn = na;
+			args[na++] = dyn[i];
+		}
+	}
+	tile_emit(l->f, op, args, na, res, &opi);
+	l->f->op.v[opi].u.idx.n = n;
+	l->f->op.v[opi].u.idx.d = d;
+	return l->f->op.v[opi].nres ? l->f->op.v[opi].res[0] : TNONE;
+}
+
+typedef struct Elem {
+	TRef smem;		/* the SMEM view */
+	TRef vmem;		/* the VMEM side (home), or TNONE */
+	TRef scalar;		/* a scalar stored everywhere, or TNONE */
+	CxOp acc;		/* NCXOP: plain store */
+} Elem;
+
+static TRef
+sload(L *l, TRef ref, const TIdx *idx, const TRef *dyn)
+{
+	TVal t = tile_scalar_type(scalar_dt(tile_val(l->f, ref)->dtype));
+
+	return access(l, TOP_SLOAD, ref, TNONE, idx, dyn, 1, &t);
+}
+
+/* smem element -> a [1, .., 1] vector stored into the home. */
+static void
+sload_fn(L *l, const TIdx *idx, const TRef *dyn, void *arg)
+{
+	Elem *w = arg;
+	const TVal *hv = tile_val(l->f, w->vmem);
+	Shape one = hv->shape;
+	TRef x = sload(l, w->smem, idx, dyn);
+	int i;
+
+	for (i = 0; i < one.rank; i++)
+		one.d[i] = 1;
+	x = splat(l, x, hv->dtype, &one);
+	access(l, TOP_STORE, w->vmem, x, idx, dyn, 0, NULL);
+}
+
+/* home (or scalar) element -> smem element, accumulated when asked. */
+static void
+sstore_fn(L *l, const TIdx *idx, const TRef *dyn, void *arg)
+{
+	Elem *w = arg;
+	const TVal *hv;
+	Shape one;
+	TRef x = w->scalar;
+	TVal t;
+	int i;
+
+	if (x == TNONE) {
+		hv = tile_val(l->f, w->vmem);
+		one = hv->shape;
+		for (i = 0; i < one.rank; i++)
+			one.d[i] = 1;
+		t = vec_type(l, hv->dtype, &one, TL_NATIVE);
+		x = extract(l, access(l, TOP_LOAD, w->vmem, TNONE, idx, dyn,
+		    0, &t));
+	}
+	if (w->acc != NCXOP)
+		x = tile_binop(l->f, ew_op(w->acc), sload(l, w->smem, idx,
+		    dyn), x);
+	access(l, TOP_SSTORE, w->smem, x, idx, dyn, 1, NULL);
+}
+
+/* A vector load of an SMEM slice: copied element by element into a
+   VMEM home. */
+static Val
+smem_load(L *l, TRef ref, const CExpr *e)
+{
+	Val v = { V_REF, TNONE };
+	TIdx idx[SEMA_MAXRANK];
+	TRef dyn[SEMA_MAXRANK];
+	Elem w;
+
+	memset(&w, 0, sizeof w);
+	w.smem = slice_view(l, ref, &e->u.load.sl);
+	w.vmem = home(l, tile_val(l->f, w.smem)->dtype, &e->shape);
+	elem_loops(l, &e->shape, 0, idx, dyn, sload_fn, &w);
+	v.r = w.vmem;
+	return v;
+}
+
+/* A VMEM or HBM load as a view; SMEM vectors through a home. */
 static Val
 mat_load(L *l, const CExpr *e)
 {
 	Val v = { V_REF, TNONE };
 	TRef ref = ref_of(l, e->u.load.ref);
 
-	if (tile_val(l->f, ref)->mem.space == TS_SMEM) {
-		error(l, e->loc, "vector loads from SMEM are not supported");
-		return v;
-	}
+	if (tile_val(l->f, ref)->mem.space == TS_SMEM)
+		return smem_load(l, ref, e);
 	v.r = slice_view(l, ref, &e->u.load.sl);
 	if (l->dst && l->dst->ref.kind == e->u.load.ref.kind &&
 	    l->dst->ref.index == e->u.load.ref.index &&
@@ -1589,6 +1910,30 @@ let(L *l, const CStmt *s)
 	l->slot[s->u.let.slot] = v;
 }
 
+/* A vector store into an SMEM slice: the value (broadcast to the
+   place) computed into a VMEM home, then stored element by element. */
+static void
+smem_vstore(L *l, const CStmt *s, TRef ref)
+{
+	const CPlace *p = &s->u.store.place;
+	const CExpr *e = s->u.store.value;
+	TIdx idx[SEMA_MAXRANK];
+	TRef dyn[SEMA_MAXRANK];
+	Elem w;
+
+	memset(&w, 0, sizeof w);
+	w.acc = s->u.store.acc;
+	if (e->shape.rank == 0)
+		w.scalar = ev_scalar(l, e);
+	else {
+		w.vmem = home(l, tile_val(l->f, ref)->dtype, &p->shape);
+		store_expr(l, w.vmem, e, NCXOP, s->loc);
+	}
+	w.smem = slice_view(l, ref, &p->sl);
+	if (!l->err)
+		elem_loops(l, &p->shape, 0, idx, dyn, sstore_fn, &w);
+}
+
 /* An SMEM element store (with its accumulation). */
 static void
 smem_store(L *l, const CStmt *s, TRef ref)
@@ -1600,7 +1945,7 @@ smem_store(L *l, const CStmt *s, TRef ref)
 	int i, na = 2, opi;
 
 	if (p->shape.rank != 0) {
-		error(l, s->loc, "vector stores into SMEM are not supported");
+		smem_vstore(l, s, ref);
 		return;
 	}
 	v = ev_scalar(l, s->u.store.value);
