@@ -1,7 +1,8 @@
 /*
  * runtime.c - the public runtime API (include/pallas/runtime.h): devices,
- * program loading, calls with host buffers or checked tensors, counters,
- * traps, traces and error messages.  A device owns its simulator and all
+ * program loading (also of images linked into the caller, cached on the
+ * device), calls with host buffers or checked tensors, counters, traps,
+ * traces and error messages.  A device owns its simulator and all
  * memory; nothing here is global, and nothing exits.
  */
 #include <stdarg.h>
@@ -27,12 +28,21 @@ struct PallasDevice {
 	int print_stats;
 	uint64_t ncall;
 	PallasCounters total;
+	struct ImageProg *images;	/* pallas_call_image's programs */
 };
 
 struct PallasProgram {
 	MachProgram *p;
 	MachCode *code;
 };
+
+/* A program loaded from a linked-in image, kept until the device closes. */
+typedef struct ImageProg {
+	const void *image;
+	size_t len;
+	PallasProgram *prog;
+	struct ImageProg *next;
+} ImageProg;
 
 static const char *const errtext[PALLAS_NERR] = {
 	[PALLAS_OK] = "success",
@@ -151,6 +161,13 @@ pallas_device_close(PallasDevice *dev)
 	free(dev->trace_path);
 	mach_sim_free(dev->sim);
 	free(dev->rstats);
+	while (dev->images) {
+		ImageProg *ip = dev->images;
+
+		dev->images = ip->next;
+		pallas_program_free(ip->prog);
+		free(ip);
+	}
 	free(dev);
 }
 
@@ -509,6 +526,63 @@ pallas_call_checked(PallasDevice *dev, const PallasProgram *prog,
 		buf[i] = args[i].data;
 	}
 	return run(dev, prog, e, buf);
+}
+
+/* The device's program for a linked-in image, loaded on first use. */
+static int
+image_program(PallasDevice *dev, const void *image, size_t len,
+    PallasProgram **out)
+{
+	ImageProg *ip;
+	int rc;
+
+	for (ip = dev->images; ip; ip = ip->next)
+		if (ip->image == image && ip->len == len) {
+			*out = ip->prog;
+			return PALLAS_OK;
+		}
+	if (!image)
+		return fail(dev, PALLAS_EINVAL, "call: NULL program image");
+	if (!(ip = calloc(1, sizeof *ip)))
+		return fail(dev, PALLAS_ENOMEM, "out of memory");
+	if ((rc = pallas_program_load(dev, image, len, &ip->prog))) {
+		free(ip);
+		return rc;
+	}
+	ip->image = image;
+	ip->len = len;
+	ip->next = dev->images;
+	dev->images = ip;
+	*out = ip->prog;
+	return PALLAS_OK;
+}
+
+int
+pallas_call_image(PallasDevice *dev, const void *image, size_t len,
+    const char *entry, void *const *buffers, size_t nbuf)
+{
+	PallasProgram *prog;
+	int rc;
+
+	if (!dev)
+		return PALLAS_EINVAL;
+	if ((rc = image_program(dev, image, len, &prog)))
+		return rc;
+	return pallas_call(dev, prog, entry, buffers, nbuf);
+}
+
+int
+pallas_call_image_checked(PallasDevice *dev, const void *image, size_t len,
+    const char *entry, const PallasTensor *args, size_t nargs)
+{
+	PallasProgram *prog;
+	int rc;
+
+	if (!dev)
+		return PALLAS_EINVAL;
+	if ((rc = image_program(dev, image, len, &prog)))
+		return rc;
+	return pallas_call_checked(dev, prog, entry, args, nargs);
 }
 
 int

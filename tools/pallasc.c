@@ -16,6 +16,7 @@
 #include "dsl/sema/checked.h"
 #include "graph/graph.h"
 #include "backend/mosaic/mosaic.h"
+#include "backend/vliw/vliw.h"
 #include "tools/pallasc.h"
 
 typedef enum Emit {
@@ -27,6 +28,10 @@ typedef enum Emit {
 	EMIT_HLO,		/* an .hlo input printed back (graph/) */
 	EMIT_PIPELINE,		/* the grid pipeline plans and allocation */
 	EMIT_TILE,		/* the tile IR (backend/mosaic) */
+	EMIT_LLO,		/* LLO after isel (backend/vliw) */
+	EMIT_ASM,		/* -S: the scheduled bundles (backend/vliw) */
+	EMIT_HEADER,		/* the C header of the exports (-H) */
+	EMIT_C,			/* the object's contents as C source */
 	EMIT_LATER,		/* a level a later version provides */
 } Emit;
 
@@ -38,8 +43,8 @@ static const struct {
 	{ "pp", EMIT_PP },	{ "ast", EMIT_AST },	{ "sema", EMIT_SEMA },
 	{ "hlo", EMIT_HLO },	{ "hlo-opt", EMIT_LATER }, { "tile", EMIT_TILE },
 	{ "pipeline", EMIT_PIPELINE },
-	{ "llo", EMIT_LATER },	{ "asm", EMIT_LATER },	{ "header", EMIT_LATER },
-	{ "c", EMIT_LATER },	{ "obj", EMIT_OBJ },
+	{ "llo", EMIT_LLO },	{ "asm", EMIT_ASM },	{ "header", EMIT_HEADER },
+	{ "c", EMIT_C },	{ "obj", EMIT_OBJ },
 };
 
 typedef struct Options {
@@ -54,19 +59,26 @@ typedef struct Options {
 	VEC(const char *) incdir;
 	VEC(const char *) macro;	/* "-DX=1" or "-UX", in order */
 	RunOpts run;		/* --interpret --run (pallasc-run.c) */
+	ObjOpts obj;		/* -c, -H, --elf-machine (pallasc-obj.c) */
 } Options;
 
 static const char usage_text[] =
-"Usage: pallasc [options] FILE.pk\n"
+"Usage: pallasc [options] FILE.pk|FILE.s\n"
 "Compile a .pk kernel file for the simulated TPU-like machine.\n"
 "\n"
 "Options:\n"
 "  -o FILE                    write the output to FILE (default: standard\n"
 "                             output for text levels)\n"
+"  -c                         write an object (the default); without -o,\n"
+"                             to FILE's base name with the suffix .o\n"
+"  -H FILE                    also write the exports' C header to FILE\n"
+"                             (-H without -c or -o: only the header)\n"
 "  -I DIR                     search DIR for #include files\n"
 "  -D NAME[=VALUE]            define a preprocessor macro (VALUE defaults to 1)\n"
 "  -U NAME                    undefine a preprocessor macro\n"
 "  -E                         preprocess only; same as --emit=pp\n"
+"  -S                         the scheduled bundles in the assembler's\n"
+"                             syntax; same as --emit=asm\n"
 "  -fsyntax-only              check the syntax and the meaning, and stop\n"
 "  --preset NAME, -m NAME     the machine preset: v4 (default), v5e, v6e,\n"
 "                             small; checks and budgets follow it\n"
@@ -83,8 +95,13 @@ static const char usage_text[] =
 "                                      are skipped, and the VMEM/SMEM layout\n"
 "                                      (SMEM tables from --smem and\n"
 "                                      --splash-causal, else symbolic)\n"
+"                               llo    machine ops on virtual registers\n"
+"                               asm    scheduled, allocated bundles (-S)\n"
+"                               header the exports' C header (as -H)\n"
+"                               c      the object as C source (the program\n"
+"                                      images), to compile instead of it\n"
 "                             later versions add hlo-opt, tile,\n"
-"                             llo, asm, header, c and obj\n"
+"                             and obj (for .pk inputs)\n"
 "  --interpret --run          run an export in interpret mode and print a\n"
 "                             checksum and the first values of each output\n"
 "  --entry NAME               the export to run (default: the only one),\n"
@@ -97,6 +114,8 @@ static const char usage_text[] =
 "  --splash-causal            fill block_mask and data_next for a causal mask\n"
 "  --shuffle[=SEED]           randomise the order along parallel grid axes\n"
 "  --save-dir DIR             save each output as DIR/NAME.npy instead\n"
+"  --elf-machine NAME         the object's machine: x86-64 or aarch64\n"
+"                             (default: the host's)\n"
 "  -fdiagnostics-color=WHEN   colour diagnostics: auto (default), always, never\n"
 "  -fdiagnostics-format=FMT   text (default) or json\n"
 "  -Werror                    treat warnings as errors\n"
@@ -105,7 +124,9 @@ static const char usage_text[] =
 "\n"
 "FILE may be '-' for standard input.  A FILE ending in .hlo is read as an\n"
 "XLA HLO text module (with -fsyntax-only, --emit=hlo, or --interpret --run\n"
-"to evaluate its entry computation).\n"
+"to evaluate its entry computation).  A FILE ending in .s is assembled\n"
+"(see pallas-asm) for -c, -o, -H, --emit=header and --emit=c: one image\n"
+"for the program, one C entry point per .entry.\n"
 "Exit status: 0 success, 1 errors in the input, 2 bad usage, 70 internal error.\n";
 
 static int
@@ -183,6 +204,8 @@ parse_flag(Options *o, Arena *a, int argc, char **argv, int *i)
 
 	if (strcmp(arg, "-E") == 0)
 		return set_emit(o, "pp");
+	if (strcmp(arg, "-S") == 0)
+		return set_emit(o, "asm");
 	if (strcmp(arg, "-fsyntax-only") == 0) {
 		o->emit = EMIT_SYNTAX;
 		return 0;
@@ -232,6 +255,8 @@ parse_flag(Options *o, Arena *a, int argc, char **argv, int *i)
 			vec_push(a, &o->macro, arena_printf(a, "%s%s", flag, v));
 		return 0;
 	}
+	if ((rc = obj_flag(&o->obj, argc, argv, i)) >= 0)
+		return rc;
 	if ((rc = run_flag(&o->run, a, argc, argv, i)) >= 0)
 		return rc;
 	return usage_error("unknown option '%s'", arg);
@@ -294,6 +319,29 @@ print_tokens(PP *pp, Buf *out)
 	}
 	if (!first)
 		buf_putc(out, '\n');
+}
+
+/*
+ * The main output of the object levels: the object unless only -H was
+ * asked for (-H FILE without -c or -o writes just the header) or
+ * interpret mode runs.
+ */
+static ObjOut
+obj_output(const Options *o)
+{
+	if (o->run.run)
+		return OBJ_NONE;
+	switch (o->emit) {
+	case EMIT_OBJ:
+		return o->obj.header && !o->obj.compile && !o->output ?
+		    OBJ_NONE : OBJ_ELF;
+	case EMIT_HEADER:
+		return OBJ_HEADER;
+	case EMIT_C:
+		return OBJ_C;
+	default:
+		return OBJ_NONE;
+	}
 }
 
 static int
@@ -379,6 +427,29 @@ main_file(const SrcMgr *sm, const char *input)
 	return 0;
 }
 
+/* --emit=llo and -S / --emit=asm: the VLIW backend's text levels. */
+static int
+vliw_text(const CheckedModule *cm, int asm_, Diag *d, Arena *a, Buf *out)
+{
+	MachProgram *mp;
+	TModule *tm;
+	char *text;
+	size_t len;
+
+	if (mosaic_lower(cm, cm->preset, d, a, &tm))
+		return EXIT_OK;		/* reported: the caller sees nerror */
+	if (!asm_)
+		return vliw_compile_llo(tm, cm->preset, d, a, out), EXIT_OK;
+	if (vliw_compile(tm, cm->preset, d, a, &mp))
+		return EXIT_OK;
+	if (mach_disasm(mp, &text, &len) != MACH_OK)
+		bug("pallasc: the compiled program does not disassemble");
+	buf_putn(out, text, len);
+	free(text);
+	mach_program_free(mp);
+	return EXIT_OK;
+}
+
 /*
  * The pipeline, one stage after another; each --emit level returns after
  * the stage that produces it.  The caller reports errors and frees.
@@ -434,14 +505,32 @@ compile(const Options *o, Diag *d, Arena *a, Strtab *strs, Buf *out)
 			tile_print_module(out, tm);
 		goto done;
 	}
+	if (o->emit == EMIT_LLO || o->emit == EMIT_ASM) {
+		rc = vliw_text(cm, o->emit == EMIT_ASM, d, a, out);
+		goto done;
+	}
 	if (o->emit == EMIT_SYNTAX)
 		goto done;
-	fprintf(stderr, "pallasc: error: object output is not available yet "
-	    "in this version; use --emit=ast or -fsyntax-only\n");
-	rc = EXIT_USAGE;
+	rc = obj_module(&o->obj, cm, o->input, obj_output(o), o->output, out);
 done:
 	pp_free(pp);
 	return rc;
+}
+
+/* An assembly input: -c/-o, -H, --emit=header, --emit=c, -fsyntax-only. */
+static int
+compile_asm(const Options *o, Buf *out)
+{
+	if (o->emit != EMIT_OBJ && o->emit != EMIT_HEADER &&
+	    o->emit != EMIT_C && o->emit != EMIT_SYNTAX)
+		return usage_error("an assembly input takes -c, -o, -H, "
+		    "--emit=header, --emit=c or -fsyntax-only, not --emit=%s",
+		    o->emit_name);
+	if (o->run.run)
+		return usage_error("%s", "an assembly input cannot be run "
+		    "in interpret mode (pallas-asm run runs it)");
+	return obj_asm(&o->obj, o->input, o->preset, obj_output(o),
+	    o->output, out);
 }
 
 static int
@@ -510,7 +599,10 @@ main(int argc, char **argv)
 	d.format = o.format;
 	d.werror = o.werror;
 	d.color = o.color >= 0 ? o.color : diag_color_choice("auto", stderr);
+	if (obj_output(&o) == OBJ_ELF && !o.output)
+		o.output = obj_default_output(&a, o.input);
 	rc = is_hlo_input(o.input) ? compile_hlo(&o, &d, &a, &strs, &out) :
+	    obj_is_asm_input(o.input) ? compile_asm(&o, &out) :
 	    compile(&o, &d, &a, &strs, &out);
 	diag_finish(&d);
 	if (d.nerror)

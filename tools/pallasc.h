@@ -81,4 +81,32 @@ int hlo_run_module(const RunOpts *r, const HloModule *m,
 int plan_module(const RunOpts *r, const CheckedModule *m, Diag *d,
     Buf *out);
 
+/* pallasc-obj.c: -c, -H FILE, --elf-machine and the object outputs. */
+typedef struct ObjOpts {
+	const char *header;	/* -H FILE: also write the C header there */
+	const char *machine;	/* --elf-machine NAME; NULL = the host's */
+	int compile;		/* -c */
+} ObjOpts;
+
+/* What the main output of an object-level --emit is. */
+typedef enum ObjOut { OBJ_NONE, OBJ_ELF, OBJ_C, OBJ_HEADER } ObjOut;
+
+/* As run_flag, for -c, -H FILE and --elf-machine NAME. */
+int obj_flag(ObjOpts *b, int argc, char **argv, int *i);
+/* 1 if path names an assembly file (FILE.s). */
+int obj_is_asm_input(const char *path);
+/* cc -c's default output: input's base name with the suffix .o. */
+const char *obj_default_output(Arena *a, const char *input);
+/*
+ * An assembly input: assembles it (preset from .preset, else 'preset'),
+ * appends 'what' to out and writes the -H header.  'output' (-o, or
+ * NULL) names the header's include guard.  An exit status.
+ */
+int obj_asm(const ObjOpts *b, const char *input, const char *preset,
+    ObjOut what, const char *output, Buf *out);
+/* The same for a checked .pk module: headers only; OBJ_ELF and OBJ_C
+   say they are not available yet (EXIT_USAGE). */
+int obj_module(const ObjOpts *b, const CheckedModule *m, const char *input,
+    ObjOut what, const char *output, Buf *out);
+
 #endif

@@ -250,7 +250,8 @@ vliw_write_elf(Buf *out, const VliwObject *obj, int machine, char *err,
 	for (i = 0; i < NSEC; i++)
 		put_shdr(out, &sh[i]);
 	for (i = 0; i < 8; i++)	/* e_shoff, at byte 40 */
-		out->p[base + 40 + i] = (char)((start - base) >> (8 * i) & 0xff);
+		out->p[base + 40 + i] =
+		    (char)((start - base) >> (8 * i) & 0xff);
 	free(img_off);
 	free(len_off);
 	return 0;

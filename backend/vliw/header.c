@@ -27,8 +27,8 @@ static const char *const rolename[NMACHROLE] = {
 };
 /* Names the header's code uses, which a parameter must not hide. */
 static const char *const taken[] = {
-	"dev", "NULL", "memset", "size_t", "uintptr_t", "uint8_t", "int8_t", "int16_t",
-	"uint16_t", "int32_t", "PallasDevice", "PallasTensor",
+	"dev", "NULL", "memset", "size_t", "uintptr_t", "uint8_t", "int8_t",
+	"int16_t", "uint16_t", "int32_t", "PallasDevice", "PallasTensor",
 };
 
 void
@@ -138,20 +138,38 @@ put_comment(Buf *b, const VliwObject *obj, const VliwExport *e,
 	buf_puts(b, " */\n");
 }
 
-/* The call's trailing arguments: image, length, entry name. */
+/* The call's image, length and entry name, continued after 'ind'. */
 static void
-put_image_args(Buf *b, const VliwObject *obj, const VliwExport *e)
+put_image_args(Buf *b, const VliwObject *obj, const VliwExport *e,
+    const char *ind)
 {
 	const char *im = obj->image[e->image].name;
 
-	buf_printf(b, "pk_image_%s,\n\t    (size_t)pk_image_%s_len, \"%s\", ",
-	    im, im, e->entry);
+	buf_printf(b, "pk_image_%s,\n%s    (size_t)pk_image_%s_len, \"%s\", ",
+	    im, ind, im, e->entry);
+}
+
+/* Appends ", text", breaking the line before 80 columns. */
+static void
+put_param(Buf *b, size_t *col, const char *text)
+{
+	size_t n = strlen(text);
+
+	if (*col + n + 3 > 79) {
+		buf_printf(b, ",\n    %s", text);
+		*col = 4 + n;
+	} else {
+		buf_printf(b, ", %s", text);
+		*col += 2 + n;
+	}
 }
 
 static void
 put_raw(Buf *b, const VliwObject *obj, const VliwExport *e,
     char names[][64])
 {
+	char p[128];
+	size_t col = strlen(e->cname) + 18;
 	int k;
 
 	buf_printf(b, "static inline int\n%s(PallasDevice *dev", e->cname);
@@ -160,23 +178,29 @@ put_raw(Buf *b, const VliwObject *obj, const VliwExport *e,
 
 		if (o->role == MACH_ROLE_CONST)
 			continue;
-		buf_printf(b, ", %s%s *%s", o->role == MACH_ROLE_IN ||
+		snprintf(p, sizeof p, "%s%s *%s", o->role == MACH_ROLE_IN ||
 		    o->role == MACH_ROLE_SMEM ? "const " : "",
 		    ctype[o->dtype], names[k]);
+		put_param(b, &col, p);
 	}
 	buf_puts(b, ")\n{\n");
 	if (e->nopnd) {
-		buf_printf(b, "\tvoid *const pk_bufs[%d] = {", e->nopnd);
-		for (k = 0; k < e->nopnd; k++)
-			if (e->opnd[k].role == MACH_ROLE_CONST)
-				buf_printf(b, "%s NULL", k ? "," : "");
+		buf_printf(b, "\tvoid *const pk_bufs[%d] = {\n", e->nopnd);
+		for (k = 0; k < e->nopnd; k++) {
+			MachRole r = e->opnd[k].role;
+
+			if (r == MACH_ROLE_CONST)
+				buf_puts(b, "\t\tNULL,\n");
+			else if (r == MACH_ROLE_IN || r == MACH_ROLE_SMEM)
+				buf_printf(b, "\t\t(void *)(uintptr_t)%s,\n",
+				    names[k]);
 			else
-				buf_printf(b, "%s (void *)(uintptr_t)%s",
-				    k ? "," : "", names[k]);
-		buf_puts(b, " };\n\n");
+				buf_printf(b, "\t\t%s,\n", names[k]);
+		}
+		buf_puts(b, "\t};\n\n");
 	}
 	buf_puts(b, "\treturn pallas_call_image(dev, ");
-	put_image_args(b, obj, e);
+	put_image_args(b, obj, e, "\t");
 	buf_printf(b, "%s, %d);\n}\n\n", e->nopnd ? "pk_bufs" : "NULL",
 	    e->nopnd);
 }
@@ -199,19 +223,23 @@ static void
 put_checked(Buf *b, const VliwObject *obj, const VliwExport *e,
     char names[][64])
 {
+	size_t col = strlen(e->cname) + 26;
 	int k, nparam = 0;
+	char p[128];
 
 	buf_printf(b, "static inline int\n%s_checked(PallasDevice *dev",
 	    e->cname);
 	for (k = 0; k < e->nopnd; k++)
 		if (e->opnd[k].role != MACH_ROLE_CONST) {
-			buf_printf(b, ", const PallasTensor *%s", names[k]);
+			snprintf(p, sizeof p, "const PallasTensor *%s",
+			    names[k]);
+			put_param(b, &col, p);
 			nparam++;
 		}
 	buf_puts(b, ")\n{\n");
 	if (e->nopnd)
-		buf_printf(b, "\tPallasTensor pk_args[%d];\n\n\tmemset(pk_args, "
-		    "0, sizeof pk_args);\n", e->nopnd);
+		buf_printf(b, "\tPallasTensor pk_args[%d];\n\n\tmemset("
+		    "pk_args, 0, sizeof pk_args);\n", e->nopnd);
 	if (nparam) {
 		buf_puts(b, "\tif (");
 		for (k = 0, nparam = 0; k < e->nopnd; k++)
@@ -219,7 +247,7 @@ put_checked(Buf *b, const VliwObject *obj, const VliwExport *e,
 				buf_printf(b, "%s!%s", nparam++ ? " || " : "",
 				    names[k]);
 		buf_puts(b, ")\n\t\treturn pallas_call_image_checked(dev, ");
-		put_image_args(b, obj, e);
+		put_image_args(b, obj, e, "\t\t");
 		buf_printf(b, "NULL, %d);\n", e->nopnd);
 	}
 	for (k = 0; k < e->nopnd; k++)
@@ -228,7 +256,7 @@ put_checked(Buf *b, const VliwObject *obj, const VliwExport *e,
 		else
 			buf_printf(b, "\tpk_args[%d] = *%s;\n", k, names[k]);
 	buf_puts(b, "\treturn pallas_call_image_checked(dev, ");
-	put_image_args(b, obj, e);
+	put_image_args(b, obj, e, "\t");
 	buf_printf(b, "%s, %d);\n}\n\n", e->nopnd ? "pk_args" : "NULL",
 	    e->nopnd);
 }

@@ -7,6 +7,9 @@
 
 #include "backend/vliw/vliw.h"
 
+/* Longest image or export name (the C names derived fit c_name's). */
+#define MAXNAME 255
+
 /* C11 keywords, C23's new ones and C++'s (the header may be C++). */
 static const char *const keywords[] = {
 	"alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand",
@@ -216,10 +219,12 @@ check_export(const VliwObject *obj, const VliwExport *e, char *err,
 {
 	int k;
 
-	if (!vliw_is_c_name(e->cname) || strncmp(e->cname, "pallas_", 7) == 0)
+	if (!vliw_is_c_name(e->cname) || strlen(e->cname) > MAXNAME ||
+	    strncmp(e->cname, "pallas_", 7) == 0)
 		return snprintf(err, errlen, "entry point '%s' is not a "
-		    "usable C name (an identifier, not a keyword, not "
-		    "starting with pallas_)", e->cname), -1;
+		    "usable C name (an identifier of at most 255 "
+		    "characters, not a keyword, not starting with pallas_)",
+		    e->cname), -1;
 	if (e->image < 0 || e->image >= obj->nimage)
 		return snprintf(err, errlen, "export '%s': no image %d",
 		    e->cname, e->image), -1;
@@ -240,12 +245,14 @@ vliw_object_check(const VliwObject *obj, char *err, size_t errlen)
 {
 	int i;
 
-	for (i = 0; i < obj->nimage; i++)
-		if (!vliw_is_c_name(obj->image[i].name))
-			return snprintf(err, errlen, "image name '%s' is not "
-			    "a C identifier", obj->image[i].name), -1;
 	for (i = 0; i < obj->nexport; i++)
 		if (check_export(obj, &obj->exp[i], err, errlen))
 			return -1;
+	for (i = 0; i < obj->nimage; i++)
+		if (!vliw_is_c_name(obj->image[i].name) ||
+		    strlen(obj->image[i].name) > MAXNAME)
+			return snprintf(err, errlen, "image name '%s' is not "
+			    "a C identifier of at most 255 characters",
+			    obj->image[i].name), -1;
 	return check_collisions(obj, err, errlen);
 }

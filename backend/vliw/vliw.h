@@ -196,8 +196,9 @@ enum { VLIW_EM_X86_64 = 62, VLIW_EM_AARCH64 = 183 };
  * aligned) holds each image at a 64-byte boundary followed by its 64-bit
  * length word; .symtab has global STT_OBJECT symbols pk_image_<name>
  * (st_size = length) and pk_image_<name>_len (8 bytes); .strtab,
- * .shstrtab and an empty .note.GNU-stack.  No relocations.  Runs vliw_object_check and needs
- * every image's bytes.  0, or -1 with a message in err (out untouched).
+ * .shstrtab and an empty .note.GNU-stack.  No relocations.  Runs
+ * vliw_object_check and needs every image's bytes.  0, or -1 with a
+ * message in err (out untouched).
  */
 int vliw_write_elf(Buf *out, const VliwObject *obj, int machine, char *err,
     size_t errlen);

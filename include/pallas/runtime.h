@@ -186,6 +186,19 @@ int pallas_call(PallasDevice *dev, const PallasProgram *prog,
 int pallas_call_checked(PallasDevice *dev, const PallasProgram *prog,
     const char *entry, const PallasTensor *args, size_t nargs);
 
+/*
+ * Calls entry 'entry' of a program image linked into the caller (the
+ * entry points of pallasc's generated headers use these): the first call
+ * with an image loads it as pallas_program_load does and keeps the
+ * program on the device, keyed by (image, len), until
+ * pallas_device_close; the bytes must stay unchanged while the device is
+ * open.  Otherwise as pallas_call and pallas_call_checked.
+ */
+int pallas_call_image(PallasDevice *dev, const void *image, size_t len,
+    const char *entry, void *const *buffers, size_t nbuf);
+int pallas_call_image_checked(PallasDevice *dev, const void *image,
+    size_t len, const char *entry, const PallasTensor *args, size_t nargs);
+
 /* Counters of the last call (also after a trap). */
 int pallas_last_stats(const PallasDevice *dev, PallasStats *out);
 /* Writes a human-readable summary of st into buf (snprintf rules). */

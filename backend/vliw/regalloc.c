@@ -1,0 +1,301 @@
+/*
+ * regalloc.c - map virtual registers to the machine's registers.
+ *
+ * Needs:    a scheduled LFunc (vliw_sched: LIns.cycle, LBlk.nbundle).
+ * Gives:    every register field and guard rewritten to a physical
+ *           register of the preset (s0.., v0.., m0.., p1..; p0 stays the
+ *           constant true predicate); LFunc.allocated.  The schedule is
+ *           kept: two virtual registers share a physical one only when
+ *           their intervals (below) do not overlap, so no read sees
+ *           another value and no write lands on a pending one.
+ * Method:   liveness over the blocks (backward dataflow, reads of a
+ *           bundle before its writes), then one interval per virtual
+ *           register over the global bundle positions: the hull of its
+ *           reads, its writes until their latency has elapsed, and the
+ *           block boundaries where it is live.  Linear scan (Poletto and
+ *           Sarkar) per class, lowest free register first (deterministic).
+ *           No spilling yet: too many live values is an error naming the
+ *           kernel.
+ * Entry:    vliw_regalloc(LFunc *, Diag *)
+ * Tests:    tests/unit/check_vliw.c
+ */
+#include <string.h>
+
+#include "backend/vliw/vliw.h"
+
+typedef struct Ra {
+	LFunc *f;
+	Arena a;
+	int base[NLCLASS + 1];	/* flat index of (class, reg) */
+	int n;			/* flat registers */
+	int words;		/* bitset words */
+	uint64_t *in, *out, *use, *def;	/* per block bitsets */
+	int *bs;		/* block start positions */
+	int *lo, *hi;		/* interval per flat register */
+} Ra;
+
+static const int fld[] = { FLD_D, FLD_A, FLD_B, FLD_C };
+
+static int *
+fieldp(LIns *in, int f)
+{
+	switch (f) {
+	case FLD_D: return &in->d;
+	case FLD_A: return &in->a;
+	case FLD_B: return &in->b;
+	default: return &in->c;
+	}
+}
+
+static int
+flat(const Ra *R, LClass c, int r)
+{
+	return R->base[c] + r;
+}
+
+static uint64_t *
+set(Ra *R, uint64_t *s, int b)
+{
+	return s + (size_t)b * (size_t)R->words;
+}
+
+static void
+bit(uint64_t *s, int i)
+{
+	s[i / 64] |= UINT64_C(1) << (i % 64);
+}
+
+static int
+has(const uint64_t *s, int i)
+{
+	return (int)(s[i / 64] >> (i % 64) & 1);
+}
+
+/* Calls fn on every register read (isdef 0) and written (1) by in. */
+static void
+each_reg(Ra *R, LIns *in, int blk, void (*fn)(Ra *, int, int, int, LIns *))
+{
+	int k;
+	LClass c;
+
+	if (in->guard)
+		fn(R, blk, flat(R, LC_P, in->guard), 0, in);
+	for (k = 1; k < 4; k++)
+		if ((c = llo_field_class(in->op, fld[k])) != LC_NONE &&
+		    !(c == LC_P && *fieldp(in, fld[k]) == 0))
+			fn(R, blk, flat(R, c, *fieldp(in, fld[k])), 0, in);
+	if ((c = llo_field_class(in->op, FLD_D)) != LC_NONE &&
+	    !(c == LC_P && in->d == 0))
+		fn(R, blk, flat(R, c, in->d), 1, in);
+}
+
+static void
+local(Ra *R, int b, int r, int isdef, LIns *in)
+{
+	if (isdef) {
+		if (!in->guard && !in->gneg)
+			bit(set(R, R->def, b), r);
+	} else if (!has(set(R, R->def, b), r))
+		bit(set(R, R->use, b), r);
+}
+
+static int
+succs(const LFunc *f, int b, int s[2])
+{
+	const LBlk *bk = &f->blk.v[b];
+	const LIns *last = bk->ins.n ? &bk->ins.v[bk->ins.n - 1] : NULL;
+	int n = 0;
+
+	if (last && last->op == OP_HALT)
+		return 0;
+	if (last && last->op == OP_BR) {
+		s[n++] = last->target;
+		if (!last->guard && !last->gneg)
+			return n;
+	}
+	if (b + 1 < f->blk.n)
+		s[n++] = b + 1;
+	return n;
+}
+
+static void
+liveness(Ra *R)
+{
+	int b, i, k, w, changed = 1, s[2], ns;
+
+	for (b = 0; b < R->f->blk.n; b++)
+		for (i = 0; i < R->f->blk.v[b].ins.n; i++)
+			each_reg(R, &R->f->blk.v[b].ins.v[i], b, local);
+	while (changed) {
+		changed = 0;
+		for (b = R->f->blk.n - 1; b >= 0; b--) {
+			uint64_t *out = set(R, R->out, b), *in = set(R, R->in, b);
+			ns = succs(R->f, b, s);
+			for (k = 0; k < ns; k++)
+				for (w = 0; w < R->words; w++)
+					out[w] |= set(R, R->in, s[k])[w];
+			for (w = 0; w < R->words; w++) {
+				uint64_t v = set(R, R->use, b)[w] |
+				    (out[w] & ~set(R, R->def, b)[w]);
+				if (v != in[w]) {
+					in[w] = v;
+					changed = 1;
+				}
+			}
+		}
+	}
+}
+
+static void
+extend(Ra *R, int r, int lo, int hi)
+{
+	if (lo < R->lo[r])
+		R->lo[r] = lo;
+	if (hi > R->hi[r])
+		R->hi[r] = hi;
+}
+
+static void
+point(Ra *R, int b, int r, int isdef, LIns *in)
+{
+	int p = R->bs[b] + in->cycle, l;
+
+	l = R->f->mp->lat[mach_opinfo[in->op].lat];
+	extend(R, r, p, isdef ? p + (l > 1 ? l : 1) - 1 : p);
+}
+
+static void
+intervals(Ra *R)
+{
+	int b, i, r;
+
+	for (r = 0; r < R->n; r++) {
+		R->lo[r] = INT32_MAX;
+		R->hi[r] = -1;
+	}
+	for (b = 0; b < R->f->blk.n; b++) {
+		const LBlk *bk = &R->f->blk.v[b];
+		int end = R->bs[b] + (bk->nbundle ? bk->nbundle - 1 : 0);
+		for (i = 0; i < bk->ins.n; i++)
+			each_reg(R, &R->f->blk.v[b].ins.v[i], b, point);
+		for (r = 0; r < R->n; r++) {
+			if (has(set(R, R->in, b), r))
+				extend(R, r, R->bs[b], R->bs[b]);
+			if (has(set(R, R->out, b), r))
+				extend(R, r, end, end);
+		}
+	}
+}
+
+static int
+nphys(const MachPreset *mp, LClass c)
+{
+	switch (c) {
+	case LC_S: return mp->nsreg;
+	case LC_V: return mp->nvreg;
+	case LC_M: return mp->nmreg;
+	default: return mp->npreg;
+	}
+}
+
+static const char *const cname[NLCLASS] = { "scalar", "vector", "mask",
+	"predicate" };
+
+/* Linear scan of class c; map[reg] = physical.  0, or -1 if out. */
+static int
+scan(Ra *R, LClass c, int *map, Diag *d)
+{
+	int nv = R->f->nreg[c], np = nphys(R->f->mp, c), i, j, k, r, best;
+	int *until = arena_alloc(&R->a, sizeof(int) * (size_t)(np + 1));
+	char *done = arena_alloc(&R->a, (size_t)nv + 1);
+	int first = c == LC_P ? 1 : 0;
+
+	for (k = 0; k < np; k++)
+		until[k] = -1;
+	for (i = 1; i < nv; i++) {
+		best = -1;	/* the unassigned interval starting first */
+		for (j = 1; j < nv; j++) {
+			r = flat(R, c, j);
+			if (done[j] || R->hi[r] < 0)
+				continue;
+			if (best < 0 || R->lo[r] < R->lo[flat(R, c, best)])
+				best = j;
+		}
+		if (best < 0)
+			break;
+		done[best] = 1;
+		r = flat(R, c, best);
+		for (k = first; k < np && until[k] >= R->lo[r]; k++)
+			;
+		if (k >= np) {
+			diag_error(d, R->f->loc, "kernel '%s' needs more than %d "
+			    "%s registers at once; the VLIW backend does not "
+			    "spill yet", R->f->name, np - first, cname[c]);
+			return -1;
+		}
+		until[k] = R->hi[r];
+		map[best] = k;
+	}
+	return 0;
+}
+
+static void
+rewrite(Ra *R, int *const map[NLCLASS])
+{
+	int b, i, k;
+	LClass c;
+
+	for (b = 0; b < R->f->blk.n; b++)
+		for (i = 0; i < R->f->blk.v[b].ins.n; i++) {
+			LIns *in = &R->f->blk.v[b].ins.v[i];
+			in->guard = map[LC_P][in->guard];
+			for (k = 0; k < 4; k++)
+				if ((c = llo_field_class(in->op, fld[k])) !=
+				    LC_NONE)
+					*fieldp(in, fld[k]) =
+					    map[c][*fieldp(in, fld[k])];
+		}
+}
+
+int
+vliw_regalloc(LFunc *f, Diag *d)
+{
+	Ra R;
+	int c, b, pos = 0, rc = 0;
+	int *map[NLCLASS];
+	size_t nb;
+
+	if (!f->scheduled)
+		bug("vliw: regalloc: function '%s' is not scheduled", f->name);
+	memset(&R, 0, sizeof R);
+	R.f = f;
+	for (c = 0; c < NLCLASS; c++)
+		R.base[c + 1] = R.base[c] + f->nreg[c];
+	R.n = R.base[NLCLASS];
+	R.words = (R.n + 63) / 64;
+	nb = (size_t)f->blk.n * (size_t)R.words * 8;
+	R.in = arena_alloc(&R.a, nb);
+	R.out = arena_alloc(&R.a, nb);
+	R.use = arena_alloc(&R.a, nb);
+	R.def = arena_alloc(&R.a, nb);
+	R.bs = arena_alloc(&R.a, sizeof(int) * (size_t)(f->blk.n + 1));
+	R.lo = arena_alloc(&R.a, sizeof(int) * (size_t)(R.n + 1));
+	R.hi = arena_alloc(&R.a, sizeof(int) * (size_t)(R.n + 1));
+	for (b = 0; b < f->blk.n; b++) {
+		R.bs[b] = pos;
+		pos += f->blk.v[b].nbundle;
+	}
+	liveness(&R);
+	intervals(&R);
+	for (c = 0; c < NLCLASS && !rc; c++) {
+		map[c] = arena_alloc(&R.a, sizeof(int) * (size_t)(f->nreg[c] +
+		    1));
+		rc = scan(&R, (LClass)c, map[c], d);
+	}
+	if (!rc) {
+		rewrite(&R, map);
+		f->allocated = 1;
+	}
+	arena_free(&R.a);
+	return rc;
+}

@@ -1,0 +1,243 @@
+/*
+ * pallasc-obj.c - the driver's object outputs (doc/pallasc.1): -c and -o
+ * write an ELF relocatable object holding the program image, -H FILE and
+ * --emit=header the C header with the typed entry points, --emit=c the
+ * object's contents as C source.  For .pk inputs the header comes from
+ * the checked module; objects wait for the VLIW backend.  Assembly (.s)
+ * inputs are assembled and give all three: one image for the whole
+ * program, one export per .entry (see backend/vliw/vliw.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/vliw/vliw.h"
+#include "tools/pallasc.h"
+
+static int
+usage(const char *fmt, const char *arg)
+{
+	fputs("pallasc: error: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs("\nTry 'pallasc --help' for more information.\n", stderr);
+	return EXIT_USAGE;
+}
+
+/* The value of "-Xvalue", "-X value", "--name=value" or "--name value". */
+static const char *
+value_of(int argc, char **argv, int *i, size_t n)
+{
+	const char *arg = argv[*i];
+
+	if (arg[n])
+		return arg + n + (arg[n] == '=');
+	return *i + 1 < argc ? argv[++*i] : NULL;
+}
+
+int
+obj_flag(ObjOpts *b, int argc, char **argv, int *i)
+{
+	const char *arg = argv[*i], *v;
+
+	if (strcmp(arg, "-c") == 0) {
+		b->compile = 1;
+		return 0;
+	}
+	if (strncmp(arg, "-H", 2) == 0) {
+		if (!(v = value_of(argc, argv, i, 2)) || !*v)
+			return usage("missing argument to '%s'", "-H");
+		b->header = v;
+		return 0;
+	}
+	if (strncmp(arg, "--elf-machine", 13) == 0 &&
+	    (arg[13] == '=' || !arg[13])) {
+		if (!(v = value_of(argc, argv, i, 13)))
+			return usage("missing argument to '%s'",
+			    "--elf-machine");
+		if (!vliw_machine_by_name(v))
+			return usage("unknown --elf-machine '%s': use x86-64 "
+			    "or aarch64", v);
+		b->machine = v;
+		return 0;
+	}
+	return -1;
+}
+
+int
+obj_is_asm_input(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n > 2 && strcmp(path + n - 2, ".s") == 0;
+}
+
+/* The base name of path with its suffix replaced by 'ext'. */
+static char *
+renamed(Arena *a, const char *path, const char *ext)
+{
+	const char *base = strrchr(path, '/'), *dot;
+
+	base = base ? base + 1 : path;
+	if (!*base || strcmp(base, "-") == 0)
+		base = "a";
+	dot = strrchr(base, '.');
+	return arena_printf(a, "%.*s%s", (int)(dot && dot != base ?
+	    (size_t)(dot - base) : strlen(base)), base, ext);
+}
+
+const char *
+obj_default_output(Arena *a, const char *input)
+{
+	return renamed(a, input, ".o");
+}
+
+static int
+write_to(const char *path, const Buf *b)
+{
+	FILE *f = fopen(path, "wb");
+	int bad;
+
+	if (!f) {
+		fprintf(stderr, "pallasc: error: cannot write '%s': %s\n",
+		    path, strerror(errno));
+		return EXIT_USER;
+	}
+	bad = b->n && fwrite(b->p, 1, b->n, f) != b->n;
+	bad |= fclose(f) != 0;
+	if (bad) {
+		fprintf(stderr, "pallasc: error: writing '%s' failed\n", path);
+		return EXIT_USER;
+	}
+	return EXIT_OK;
+}
+
+static int
+header(Buf *out, const char *path, const VliwObject *obj, char *err,
+    size_t errlen)
+{
+	char guard[128];
+
+	vliw_guard_name(guard, sizeof guard, path);
+	return vliw_write_header(out, guard, obj, err, errlen);
+}
+
+/* The main output 'what' into out, and the -H header into its file. */
+static int
+emit_all(const ObjOpts *b, const VliwObject *obj, ObjOut what,
+    const char *output, Buf *out)
+{
+	Arena a = {0};
+	char err[512];
+	Buf h = {0};
+	int rc = 0, machine;
+
+	if (what == OBJ_ELF) {
+		machine = b->machine ? vliw_machine_by_name(b->machine) :
+		    vliw_host_machine();
+		if (!machine)
+			return usage("%s", "no ELF object format for this "
+			    "host: use --elf-machine=x86-64 or aarch64, or "
+			    "--emit=c");
+		rc = vliw_write_elf(out, obj, machine, err, sizeof err);
+	} else if (what == OBJ_C)
+		rc = vliw_write_csource(out, obj, err, sizeof err);
+	else if (what == OBJ_HEADER)
+		rc = header(out, output && strcmp(output, "-") ? output :
+		    renamed(&a, obj->source, ".h"), obj, err, sizeof err);
+	if (!rc && b->header && !(rc = header(&h, b->header, obj, err,
+	    sizeof err)))
+		rc = write_to(b->header, &h);
+	else if (rc)
+		fprintf(stderr, "pallasc: error: %s: %s\n", obj->source, err);
+	buf_free(&h);
+	arena_free(&a);
+	return rc < 0 ? EXIT_USER : rc;
+}
+
+/* Assembles input; *p NULL and an exit status on failure. */
+static int
+assemble(const char *input, const char *preset, MachProgram **p)
+{
+	char err[16384];
+	Buf src = {0};
+	int rc;
+
+	*p = NULL;
+	if ((rc = read_file(input, &src))) {
+		fprintf(stderr, "pallasc: error: cannot read '%s': %s\n",
+		    input, strerror(rc));
+		return EXIT_USER;
+	}
+	rc = mach_asm(strcmp(input, "-") ? input : "<stdin>",
+	    src.p ? src.p : "", src.n, preset, p, err, sizeof err);
+	buf_free(&src);
+	if (rc == MACH_OK)
+		return EXIT_OK;
+	if (strstr(err, ": error: "))
+		fputs(err, stderr);
+	else
+		fprintf(stderr, "pallasc: error: %s: %s\n", input, err);
+	return rc == MACH_ENOMEM ? EXIT_INTERNAL : EXIT_USER;
+}
+
+int
+obj_asm(const ObjOpts *b, const char *input, const char *preset,
+    ObjOut what, const char *output, Buf *out)
+{
+	VliwObject obj;
+	MachProgram *p;
+	Arena a = {0};
+	char err[512];
+	void *img;
+	size_t len;
+	int rc;
+
+	if ((rc = assemble(input, preset, &p)))
+		return rc;
+	if (what == OBJ_NONE && !b->header) {
+		mach_program_free(p);
+		return EXIT_OK;
+	}
+	if (p->nentry == 0) {
+		fprintf(stderr, "pallasc: error: %s: the program has no "
+		    ".entry, so there is nothing to export\n", input);
+		mach_program_free(p);
+		return EXIT_USER;
+	}
+	if (mach_image_write(p, &img, &len, err, sizeof err)) {
+		fprintf(stderr, "pallasc: internal error: %s\n", err);
+		mach_program_free(p);
+		return EXIT_INTERNAL;
+	}
+	vliw_object_from_program(&obj, &a, p, img, len);
+	obj.source = input;
+	rc = emit_all(b, &obj, what, output, out);
+	free(img);
+	mach_program_free(p);
+	arena_free(&a);
+	return rc;
+}
+
+int
+obj_module(const ObjOpts *b, const CheckedModule *m, const char *input,
+    ObjOut what, const char *output, Buf *out)
+{
+	VliwObject obj;
+	Arena a = {0};
+	int rc;
+
+	if (what == OBJ_ELF || what == OBJ_C) {
+		fprintf(stderr, "pallasc: error: object output for .pk inputs "
+		    "is not available yet in this version; use -H FILE or "
+		    "--emit=header for the header, or -fsyntax-only\n");
+		return EXIT_USAGE;
+	}
+	if (what == OBJ_NONE && !b->header)
+		return EXIT_OK;
+	vliw_object_from_module(&obj, &a, m);
+	obj.source = strcmp(input, "-") ? input : "stdin.pk";
+	rc = emit_all(b, &obj, what, output, out);
+	arena_free(&a);
+	return rc;
+}
