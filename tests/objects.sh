@@ -122,9 +122,11 @@ mkdir "$tmp/c" "$tmp/h" "$tmp/r" || exit 99
     [ -s "$tmp/h/h.h" ] && [ ! -e "$tmp/h/twice.o" ] || bad "-H alone"
 "$pallasc" "$src/examples/twice.s" --emit=header > "$tmp/std.h" &&
     grep -q '^#ifndef TWICE_H$' "$tmp/std.h" || bad "--emit=header"
+# matmul needs the MXU, which the VLIW backend does not lower yet: a
+# clean error naming the construct, and no object left behind
 "$pallasc" "$src/kernels/matmul/matmul.pk" -o "$tmp/m.o" 2> "$tmp/err"
-[ $? = 2 ] && grep -q 'not available yet' "$tmp/err" && [ ! -e "$tmp/m.o" ] ||
-	bad ".pk -o: expected a clean 'not available' (exit 2)"
+[ $? = 1 ] && grep -q "cannot lower 'matmul'" "$tmp/err" &&
+    [ ! -e "$tmp/m.o" ] || bad ".pk -o: expected a clean backend error (exit 1)"
 "$pallasc" "$src/kernels/matmul/matmul.pk" -H "$tmp/m.h" &&
     grep -q '^matmul_small_checked(PallasDevice \*dev' "$tmp/m.h" ||
 	bad ".pk -H"
@@ -133,7 +135,7 @@ printf '.preset small\n\tbogus s1\n' > "$tmp/bad.s"
 [ $? = 1 ] && grep -q 'bad.s:2:.*error' "$tmp/err" || bad "bad .s: exit 1"
 printf '.preset small\n\thalt\n' > "$tmp/none.s"
 "$pallasc" "$tmp/none.s" -o "$tmp/none.o" 2> "$tmp/err"
-[ $? = 1 ] && grep -q 'no .entry' "$tmp/err" || bad "no .entry: exit 1"
+[ $? = 1 ] && grep -q 'no entry point' "$tmp/err" || bad "no .entry: exit 1"
 printf '.preset small\n.entry a.b\n\thalt\n' > "$tmp/dot.s"
 "$pallasc" "$tmp/dot.s" -H "$tmp/dot.h" 2> "$tmp/err"
 [ $? = 1 ] && grep -q "'a.b'" "$tmp/err" || bad "entry a.b: exit 1"

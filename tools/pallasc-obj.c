@@ -181,41 +181,51 @@ assemble(const char *input, const char *preset, MachProgram **p)
 	return rc == MACH_ENOMEM ? EXIT_INTERNAL : EXIT_USER;
 }
 
+/*
+ * Writes what the object levels ask for from a program: the ELF object or
+ * its C source, and the header.  The program stays the caller's.
+ */
 int
-obj_asm(const ObjOpts *b, const char *input, const char *preset,
+obj_program(const ObjOpts *b, const MachProgram *p, const char *input,
     ObjOut what, const char *output, Buf *out)
 {
 	VliwObject obj;
-	MachProgram *p;
 	Arena a = {0};
 	char err[512];
 	void *img;
 	size_t len;
 	int rc;
 
-	if ((rc = assemble(input, preset, &p)))
-		return rc;
-	if (what == OBJ_NONE && !b->header) {
-		mach_program_free(p);
+	if (what == OBJ_NONE && !b->header)
 		return EXIT_OK;
-	}
 	if (p->nentry == 0) {
 		fprintf(stderr, "pallasc: error: %s: the program has no "
-		    ".entry, so there is nothing to export\n", input);
-		mach_program_free(p);
+		    "entry point, so there is nothing to export\n", input);
 		return EXIT_USER;
 	}
 	if (mach_image_write(p, &img, &len, err, sizeof err)) {
 		fprintf(stderr, "pallasc: internal error: %s\n", err);
-		mach_program_free(p);
 		return EXIT_INTERNAL;
 	}
 	vliw_object_from_program(&obj, &a, p, img, len);
-	obj.source = input;
+	obj.source = strcmp(input, "-") ? input : "stdin";
 	rc = emit_all(b, &obj, what, output, out);
 	free(img);
-	mach_program_free(p);
 	arena_free(&a);
+	return rc;
+}
+
+int
+obj_asm(const ObjOpts *b, const char *input, const char *preset,
+    ObjOut what, const char *output, Buf *out)
+{
+	MachProgram *p;
+	int rc;
+
+	if ((rc = assemble(input, preset, &p)))
+		return rc;
+	rc = obj_program(b, p, input, what, output, out);
+	mach_program_free(p);
 	return rc;
 }
 
@@ -227,12 +237,8 @@ obj_module(const ObjOpts *b, const CheckedModule *m, const char *input,
 	Arena a = {0};
 	int rc;
 
-	if (what == OBJ_ELF || what == OBJ_C) {
-		fprintf(stderr, "pallasc: error: object output for .pk inputs "
-		    "is not available yet in this version; use -H FILE or "
-		    "--emit=header for the header, or -fsyntax-only\n");
-		return EXIT_USAGE;
-	}
+	if (what == OBJ_ELF || what == OBJ_C)
+		bug("object output of a module goes through obj_program");
 	if (what == OBJ_NONE && !b->header)
 		return EXIT_OK;
 	vliw_object_from_module(&obj, &a, m);

@@ -450,6 +450,23 @@ vliw_text(const CheckedModule *cm, int asm_, Diag *d, Arena *a, Buf *out)
 	return EXIT_OK;
 }
 
+/* -c / -o x.o / --emit=c: Mosaic, the VLIW backend, then the object. */
+static int
+compile_object(const Options *o, const CheckedModule *cm, Diag *d, Arena *a,
+    Buf *out)
+{
+	MachProgram *mp;
+	TModule *tm;
+	int rc;
+
+	if (mosaic_lower(cm, cm->preset, d, a, &tm) ||
+	    vliw_compile(tm, cm->preset, d, a, &mp))
+		return EXIT_USER;	/* reported through d */
+	rc = obj_program(&o->obj, mp, o->input, obj_output(o), o->output, out);
+	mach_program_free(mp);
+	return rc;
+}
+
 /*
  * The pipeline, one stage after another; each --emit level returns after
  * the stage that produces it.  The caller reports errors and frees.
@@ -511,6 +528,10 @@ compile(const Options *o, Diag *d, Arena *a, Strtab *strs, Buf *out)
 	}
 	if (o->emit == EMIT_SYNTAX)
 		goto done;
+	if (obj_output(o) == OBJ_ELF || obj_output(o) == OBJ_C) {
+		rc = compile_object(o, cm, d, a, out);
+		goto done;
+	}
 	rc = obj_module(&o->obj, cm, o->input, obj_output(o), o->output, out);
 done:
 	pp_free(pp);

@@ -106,6 +106,9 @@ int obj_asm(const ObjOpts *b, const char *input, const char *preset,
     ObjOut what, const char *output, Buf *out);
 /* The same for a checked .pk module: headers only; OBJ_ELF and OBJ_C
    say they are not available yet (EXIT_USAGE). */
+/* The object, its C source and the header of a compiled program. */
+int obj_program(const ObjOpts *b, const MachProgram *p, const char *input,
+    ObjOut what, const char *output, Buf *out);
 int obj_module(const ObjOpts *b, const CheckedModule *m, const char *input,
     ObjOut what, const char *output, Buf *out);
 

@@ -1,0 +1,43 @@
+#!/bin/sh
+# tests/e2e.sh - a .pk kernel all the way down: pallasc compiles
+# examples/axpb.pk to an object and a header, cc links them with the
+# runtime, and the program runs on the simulated machine (every check on)
+# and compares with plain C.  Under the v4 and the small preset.
+set -u
+src=${top_srcdir:-.}
+bld=${top_builddir:-.}
+cc=${CC:-cc}
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+flags=$(PKG_CONFIG_PATH="$bld" pkg-config --cflags --libs pallas) || exit 99
+pass=0
+fail=0
+for preset in v4 small; do
+	if ! "$bld/pallasc" --preset $preset "$src/examples/axpb.pk" \
+	    -o "$tmp/axpb.o" -H "$tmp/axpb.h"; then
+		echo "FAIL: $preset: pallasc"; fail=$((fail + 1)); continue
+	fi
+	# shellcheck disable=SC2086
+	if ! $cc ${SAN_CFLAGS:-} -I"$tmp" -o "$tmp/axpb" \
+	    "$src/examples/axpb_main.c" "$tmp/axpb.o" $flags -lm; then
+		echo "FAIL: $preset: cc"; fail=$((fail + 1)); continue
+	fi
+	if PALLAS_PRESET=$preset "$tmp/axpb" > "$tmp/out" &&
+	    grep -q ': 0 of 8192 values wrong' "$tmp/out" &&
+	    grep -q "^preset $preset" "$tmp/out"; then
+		pass=$((pass + 1))
+		head -3 "$tmp/out"
+	else
+		echo "FAIL: $preset: run"; cat "$tmp/out"; fail=$((fail + 1))
+	fi
+done
+# a program built for small refuses a v4 device
+if PALLAS_PRESET=v4 "$tmp/axpb" > "$tmp/out" 2>&1; then
+	echo "FAIL: a small program ran on v4"; fail=$((fail + 1))
+elif grep -q "built for preset 'small'" "$tmp/out"; then
+	pass=$((pass + 1))
+else
+	echo "FAIL: wrong-preset message"; cat "$tmp/out"; fail=$((fail + 1))
+fi
+echo "e2e: $pass passed, $fail failed"
+[ $fail = 0 ]
