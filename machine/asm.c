@@ -54,18 +54,6 @@ define_label(Asm *a, const Tok *t)
 
 /* ---------------------------------------------------------- bundles */
 
-static int
-uses_pool(int op)
-{
-	const MachFmtInfo *fi = &mach_fmtinfo[mach_opinfo[op].fmt];
-	int i;
-
-	for (i = 0; i < fi->nopnd; i++)
-		if (fi->opnd[i].field == FLD_I)
-			return 1;
-	return 0;
-}
-
 /* Slot counts and control ops, reported at the op that overflows. */
 static int
 check_slots(Asm *a, const AsmOp *op, uint32_t n)
@@ -396,7 +384,7 @@ check_pools(Asm *a)
 		b = &a->bundle.v[k];
 		n = 0;
 		for (i = b->first; i < b->first + b->n; i++) {
-			if (!uses_pool(a->op.v[i].in.op))
+			if (!mach_op_uses_pool(a->op.v[i].in.op))
 				continue;
 			for (j = 0; j < (uint32_t)n; j++)
 				if (seen[j] == a->op.v[i].in.imm)

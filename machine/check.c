@@ -140,19 +140,6 @@ mach_ins_check(const MachPreset *mp, const MachIns *in, char *err,
 	return check_unused(in, fi, err, errlen);
 }
 
-/* Does op use the immediate pool? */
-static int
-uses_pool(int op)
-{
-	const MachFmtInfo *fi = &mach_fmtinfo[mach_opinfo[op].fmt];
-	int i;
-
-	for (i = 0; i < fi->nopnd; i++)
-		if (fi->opnd[i].field == FLD_I)
-			return 1;
-	return 0;
-}
-
 /* Distinct pool immediates of ins[0..n). */
 static int
 count_imm(const MachIns *ins, int n)
@@ -161,10 +148,10 @@ count_imm(const MachIns *ins, int n)
 
 	k = 0;
 	for (i = 0; i < n; i++) {
-		if (!uses_pool(ins[i].op))
+		if (!mach_op_uses_pool(ins[i].op))
 			continue;
 		for (j = 0; j < i; j++)
-			if (uses_pool(ins[j].op) && ins[j].imm == ins[i].imm)
+			if (mach_op_uses_pool(ins[j].op) && ins[j].imm == ins[i].imm)
 				break;
 		k += j == i;
 	}

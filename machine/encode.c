@@ -40,18 +40,6 @@ mach_decode_ins(uint64_t w, MachIns *out, unsigned *immslot)
 	*immslot = GETF(w, I);
 }
 
-static int
-uses_pool(int op)
-{
-	const MachFmtInfo *fi = &mach_fmtinfo[mach_opinfo[op].fmt];
-	int i;
-
-	for (i = 0; i < fi->nopnd; i++)
-		if (fi->opnd[i].field == FLD_I)
-			return 1;
-	return 0;
-}
-
 /* Slot index of value v in pool[0..*n), adding it if new. */
 static unsigned
 pool_slot(int32_t *pool, int *n, int32_t v)
@@ -91,7 +79,7 @@ mach_encode_bundle(const MachPreset *mp, const MachIns *ins, int n,
 	slot_bases(mp, base);
 	npool = 0;
 	for (i = 0; i < n; i++) {
-		slot = uses_pool(ins[i].op) ? pool_slot(pool, &npool,
+		slot = mach_op_uses_pool(ins[i].op) ? pool_slot(pool, &npool,
 		    ins[i].imm) : 0;
 		u = mach_opinfo[ins[i].op].unit;
 		wr64(out + 8 * (base[u] + fill[u]++),
@@ -118,7 +106,7 @@ decode_slot(const MachPreset *mp, uint64_t w, int u, int pos,
 		    mach_opinfo[in->op].name, mach_unit_name(u));
 	if (GETF(w, RSV))
 		return mach_errf(MACH_EINVAL, err, errlen, "slot %d: reserved bits set", pos);
-	if (!uses_pool(in->op)) {
+	if (!mach_op_uses_pool(in->op)) {
 		if (slot)
 			return mach_errf(MACH_EINVAL, err, errlen, "slot %d: stray pool index",
 			    pos);

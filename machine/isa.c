@@ -80,3 +80,16 @@ mach_kind_name(int kind)
 {
 	return kind >= 0 && kind < NMACHKIND ? kindname[kind] : "?";
 }
+
+/* Does op take an immediate from the bundle's pool? */
+int
+mach_op_uses_pool(int op)
+{
+	const MachFmtInfo *fi = &mach_fmtinfo[mach_opinfo[op].fmt];
+	int i;
+
+	for (i = 0; i < fi->nopnd; i++)
+		if (fi->opnd[i].field == FLD_I)
+			return 1;
+	return 0;
+}

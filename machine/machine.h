@@ -161,6 +161,8 @@ extern const MachFmtInfo mach_fmtinfo[NMACHFMT];
 
 /* The opcode with mnemonic 'name', or -1. */
 int mach_op_by_name(const char *name);
+/* Does op take an immediate from the bundle's pool? */
+int mach_op_uses_pool(int op);
 const char *mach_unit_name(int unit);	/* "salu", "vld", ...; "?" if bad */
 const char *mach_lat_name(int lat);	/* "salu", "xlu_reduce", ... */
 const char *mach_kind_name(int kind);	/* "s", "v", "imm", ... */

@@ -81,21 +81,6 @@ table(void *ctx, int op, const int64_t *idx, int64_t *v)
 	return 0;
 }
 
-static int
-reads_table(const CExpr *e)
-{
-	int i;
-
-	if (!e)
-		return 0;
-	if (e->op == CX_LOAD)
-		return 1;
-	for (i = 0; i < e->n; i++)
-		if (reads_table(e->arg[i]))
-			return 1;
-	return 0;
-}
-
 /* Depends on a grid axis of more than one point (structurally). */
 static int
 uses_axis(const CKernel *k, const CExpr *e)
@@ -264,7 +249,7 @@ constant_index(Pl *P, int op)
 	if (!o->map)
 		return 1;
 	for (d = 0; d < o->shape.rank; d++)
-		if (reads_table(o->map[d]))
+		if (sema_reads_table(o->map[d]))
 			return 0;
 	if (P->p->nstep > PLAN_MAX_STEPS) {
 		for (d = 0; d < o->shape.rank; d++)
@@ -336,7 +321,7 @@ setup_ops(Pl *P)
 		if (!(po->windowed = windowed(o)))
 			continue;
 		for (d = 0; d < o->shape.rank; d++)
-			po->dynamic |= o->map && reads_table(o->map[d]);
+			po->dynamic |= o->map && sema_reads_table(o->map[d]);
 		po->constant = constant_index(P, i);
 		po->nbuf = o->buffers == 1 || po->constant ? 1 : 2;
 		if (o->role == ROLE_OUT)

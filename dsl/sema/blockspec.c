@@ -138,8 +138,9 @@ done:
 	    shape_tile_bytes(S->mp, o->dtype, &o->block);
 }
 
-static int
-reads_table(const CExpr *e)
+/* Does index expression e read an SMEM table? */
+int
+sema_reads_table(const CExpr *e)
 {
 	int i;
 
@@ -148,7 +149,7 @@ reads_table(const CExpr *e)
 	if (e->op == CX_LOAD)
 		return 1;
 	for (i = 0; i < e->n; i++)
-		if (reads_table(e->arg[i]))
+		if (sema_reads_table(e->arg[i]))
 			return 1;
 	return 0;
 }
@@ -184,7 +185,7 @@ blockspec_map(Sema *S, CKernel *k, int op, const Ast *map)
 		}
 		e->weak = 0;
 		o->map[d] = e;
-		if (reads_table(e))
+		if (sema_reads_table(e))
 			o->runtime_check = 1;
 	}
 	S->ctx = save;

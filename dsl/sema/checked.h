@@ -380,6 +380,9 @@ enum { SEMA_EVAL_OK = 0, SEMA_EVAL_UNKNOWN = -1, SEMA_EVAL_ERROR = -2 };
 int sema_eval_int(const CKernel *k, const CExpr *e, const int64_t *pt,
     const int64_t *slots, SemaTableFn *tab, void *ctx, int64_t *out);
 
+/* Does an index-map expression read an SMEM table (a CX_LOAD)? */
+int sema_reads_table(const CExpr *e);
+
 /*
  * The first element of operand op's block on each dimension at grid
  * point pt (block index x block size, or the element offset): returns
