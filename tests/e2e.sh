@@ -2,7 +2,8 @@
 # tests/e2e.sh - a .pk kernel all the way down: pallasc compiles
 # examples/axpb.pk to an object and a header, cc links them with the
 # runtime, and the program runs on the simulated machine (every check on)
-# and compares with plain C.  Under the v4 and the small preset.
+# and compares with plain C.  Under the v4 and the small preset; and
+# kernels/matmul/matmul.pk with examples/matmul_main.c (small).
 set -u
 src=${top_srcdir:-.}
 bld=${top_builddir:-.}
@@ -38,6 +39,19 @@ elif grep -q "built for preset 'small'" "$tmp/out"; then
 	pass=$((pass + 1))
 else
 	echo "FAIL: wrong-preset message"; cat "$tmp/out"; fail=$((fail + 1))
+fi
+# matmul.pk on the MXU: bf16 and f32 exports of the small preset
+if "$bld/pallasc" --preset small "$src/kernels/matmul/matmul.pk" \
+    -o "$tmp/matmul.o" -H "$tmp/matmul.h" &&
+    $cc ${SAN_CFLAGS:-} -I"$tmp" -o "$tmp/matmul" \
+    "$src/examples/matmul_main.c" "$tmp/matmul.o" $flags -lm &&
+    PALLAS_PRESET=small "$tmp/matmul" > "$tmp/out" &&
+    grep -q ': 0 of 8192 values wrong' "$tmp/out" &&
+    grep -q ': 0 of 4096 values wrong' "$tmp/out"; then
+	pass=$((pass + 1))
+	grep 'MXU utilisation' "$tmp/out"
+else
+	echo "FAIL: matmul"; cat "$tmp/out"; fail=$((fail + 1))
 fi
 echo "e2e: $pass passed, $fail failed"
 [ $fail = 0 ]

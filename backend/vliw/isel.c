@@ -17,7 +17,9 @@
  *           TFunc.smem_bytes, one per dma_start site: static words are
  *           written once by the prologue, addresses at the site.
  *           Dynamic flag indices become one guarded op per flag.
- * Subset:   4-byte dtypes; views of rank <= 2 (leading dims of size 1);
+ * Subset:   4-byte dtypes, and bf16 for DMAs between HBM and packed VMEM
+ *           tiles (dma_packed) and matmul operands; matmuls go to
+ *           isel_mxu.c; views of rank <= 2 (leading dims of size 1);
  *           tile-aligned vector loads/stores; scalar i32/bool arithmetic
  *           without division; VALU elementwise, compares, selects,
  *           splats, iota, converts; EUP exp/log/tanh/rsqrt/recip/div.
@@ -422,6 +424,42 @@ mat(const TBuf *b, int64_t *R, int64_t *C)
 }
 
 /*
+ * address() for a VMEM bf16 buffer: (2S, L) tiles of packed words (row i
+ * of a tile in the low half of word row i, row S + i in the high half);
+ * the view must start at a tile.
+ */
+static int
+address_packed(Isel *I, const Ref *r, int64_t *imm)
+{
+	const TBuf *b = rbuf(I, r);
+	int64_t R, C, L = I->mp->lanes, T = 2 * I->mp->sublanes, tb, ntc;
+	int64_t stride, off;
+	int reg = 0, i, rr = r->rank - 2, cc = r->rank - 1;
+
+	mat(b, &R, &C);
+	tb = I->mp->sublanes * L * 4;
+	ntc = (C + L - 1) / L;
+	off = r->sslot * b->slot_bytes + b->offset;
+	if (r->slot)
+		reg = madd(I, reg, r->slot, b->slot_bytes);
+	stride = (R + T - 1) / T * ntc * tb;
+	for (i = rr - 1; i >= 0; i--) {
+		off += r->start[i] * stride;
+		reg = madd(I, reg, r->dyn[i], stride);
+		stride *= b->shape.d[i];
+	}
+	if (rr < 0 || r->start[cc] % L || r->start[rr] % T ||
+	    (r->dyn[cc] && r->mult[cc] % L) || (r->dyn[rr] && r->mult[rr] % T))
+		return unsupported(I, "a bf16 view that does not start at a "
+		    "tile"), 0;
+	off += r->start[cc] / L * tb + r->start[rr] / T * ntc * tb;
+	reg = madd(I, reg, r->dyn[cc], tb / L);
+	reg = madd(I, reg, r->dyn[rr], ntc * tb / T);
+	*imm = off;
+	return reg;
+}
+
+/*
  * Byte address of r's first element: a register (0 = none) plus *imm.
  * VMEM is tiled (tile_r x L tiles, row-major over the tile grid and the
  * leading dims); SMEM and HBM are row-major (HBM offsets only: the base
@@ -440,14 +478,17 @@ address(Isel *I, const Ref *r, int64_t *imm)
 	if (r->slot)
 		reg = madd(I, reg, r->slot, b->slot_bytes);
 	if (b->space != TS_VMEM) {
+		int64_t es = b->dtype == DT_BF16 ? 2 : 4;
 		for (i = r->rank - 1; i >= 0; i--) {
-			off += r->start[i] * stride * 4;
-			reg = madd(I, reg, r->dyn[i], stride * 4);
+			off += r->start[i] * stride * es;
+			reg = madd(I, reg, r->dyn[i], stride * es);
 			stride *= b->shape.d[i];
 		}
 		*imm = off;
 		return reg;
 	}
+	if (b->dtype == DT_BF16)
+		return address_packed(I, r, imm);
 	tb = S * L * 4;
 	ntc = (C + L - 1) / L;
 	nrt = (R + S - 1) / S;
@@ -867,11 +908,12 @@ side_strides(Isel *I, const Ref *r, int64_t st[3])
 
 /* Address of side r into words lo (and hi) of the descriptor. */
 static void
-side_addr(Isel *I, const Ref *r, int64_t desc, int wlo)
+side_addr(Isel *I, const Ref *r, int64_t desc, int wlo, int64_t extra)
 {
 	int64_t imm;
 	int reg = address(I, r, &imm), t, lo, hi;
 
+	imm += extra;
 	if (r->space == TS_HBM) {
 		int src = I->tf->buf.v[r->buf].src;
 		lo = sreg(I);
@@ -890,6 +932,82 @@ side_addr(Isel *I, const Ref *r, int64_t desc, int wlo)
 	dword(I, desc, wlo, t);
 }
 
+/* Descriptors of one copy: bf16 copies take one per column tile and
+   half tile (dma_packed), others one. */
+static int64_t
+dma_count(Isel *I, TRef ref)
+{
+	int64_t R, C;
+
+	if (tv(I, ref)->dtype != DT_BF16 || region(I, I->val[ref].ref, &R, &C))
+		return 1;
+	return 2 * (C / I->mp->lanes);
+}
+
+/*
+ * A bf16 copy [R, C] between row-major HBM and packed VMEM tiles: per
+ * column tile and half (rows 0..S-1 or S..2S-1 of each tile, in the low
+ * or high halves of the words) one descriptor of 2-byte elements: L
+ * columns, S rows, R / 2S row tiles.  Every descriptor raises the flag
+ * once; the wait takes dma_count() of it.
+ */
+static void
+dma_packed(Isel *I, const TOp *o, int64_t R, int64_t C)
+{
+	const Ref *s = I->val[o->arg[0]].ref, *d = I->val[o->arg[1]].ref;
+	const Ref *side[2] = { s, d };
+	int64_t S = I->mp->sublanes, L = I->mp->lanes, desc, st[2][3];
+	int64_t br, bc, j, h, k;
+	int dir = dma_dir(s->space, d->space), i, w;
+
+	if ((dir != MACH_DMA_HBM_VMEM && dir != MACH_DMA_VMEM_HBM) ||
+	    R % (2 * S) || C % L)
+		return (void)unsupported(I, "this DMA shape");
+	if (I->desc_base + 64 * (I->ndesc + 2 * C / L) >
+	    (int64_t)I->mp->smem_bytes)
+		return (void)unsupported(I, "more DMA descriptors than SMEM "
+		    "holds");
+	for (w = 0; w < 2; w++) {
+		mat(rbuf(I, side[w]), &br, &bc);
+		if (side[w]->space == TS_VMEM) {
+			st[w][0] = 4;
+			st[w][1] = L * 4;
+			st[w][2] = (bc + L - 1) / L * S * L * 4;
+		} else {
+			st[w][0] = 2;
+			st[w][1] = bc * 2;
+			st[w][2] = 2 * S * bc * 2;
+		}
+	}
+	for (j = 0; j < C / L; j++)
+		for (h = 0; h < 2; h++) {
+			desc = I->desc_base + 64 * (int64_t)I->ndesc++;
+			dstatic(I, desc, MACH_DMA_CTRL, dir | 4 << 4 | 2 << 8);
+			dstatic(I, desc, MACH_DMA_COUNT0, 1);
+			dstatic(I, desc, MACH_DMA_COUNT0 + 1, L);
+			dstatic(I, desc, MACH_DMA_COUNT0 + 2, S);
+			dstatic(I, desc, MACH_DMA_COUNT0 + 3, R / (2 * S));
+			for (i = 0; i < 3; i++) {
+				dstatic(I, desc, MACH_DMA_SSTRIDE1 + i, st[0][i]);
+				dstatic(I, desc, MACH_DMA_DSTRIDE1 + i, st[1][i]);
+			}
+			dstatic(I, desc, MACH_DMA_RESERVED, 0);
+			for (w = 0; w < 2; w++) {
+				mat(rbuf(I, side[w]), &br, &bc);
+				k = side[w]->space == TS_VMEM ?
+				    j * S * L * 4 + h * 2 :
+				    j * L * 2 + h * S * bc * 2;
+				side_addr(I, side[w], desc, w ? MACH_DMA_DST_LO :
+				    MACH_DMA_SRC_LO, k);
+			}
+			flag_op(I, o, OP_DMA, I->zero, desc);
+		}
+	if (s->space == TS_HBM)
+		I->role[rbuf(I, s)->src] |= 1;
+	if (d->space == TS_HBM)
+		I->role[rbuf(I, d)->src] |= 2;
+}
+
 /*
  * A copy of the [R, C] region as 4 dims: L (or C) elements, rows of one
  * tile, column tiles, row tiles.  One stride set per side: tiled VMEM or
@@ -905,6 +1023,10 @@ dma(Isel *I, const TOp *o)
 
 	if (region(I, s, &R, &C) || region(I, d, &R2, &C2))
 		return;
+	if (R == R2 && C == C2 && tv(I, o->arg[0])->dtype == DT_BF16) {
+		dma_packed(I, o, R, C);
+		return;
+	}
 	if (R != R2 || C != C2 || !dir || (C > L && C % L) || (R > S && R % S)
 	    || dtype_size(tv(I, o->arg[0])->dtype) != 4)
 		return (void)unsupported(I, "this DMA shape");
@@ -926,13 +1048,62 @@ dma(Isel *I, const TOp *o)
 		dstatic(I, desc, MACH_DMA_DSTRIDE1 + i, ds[i]);
 	}
 	dstatic(I, desc, MACH_DMA_RESERVED, 0);
-	side_addr(I, s, desc, MACH_DMA_SRC_LO);
-	side_addr(I, d, desc, MACH_DMA_DST_LO);
+	side_addr(I, s, desc, MACH_DMA_SRC_LO, 0);
+	side_addr(I, d, desc, MACH_DMA_DST_LO, 0);
 	if (s->space == TS_HBM)
 		I->role[rbuf(I, s)->src] |= 1;
 	if (d->space == TS_HBM)
 		I->role[rbuf(I, d)->src] |= 2;
 	flag_op(I, o, OP_DMA, I->zero, desc);
+}
+
+/* ------------------------------------------------------------ matmul */
+
+/* A matmul operand for isel_mxu.c: a tile-aligned f32 VMEM view. */
+static int
+mm_opnd(Isel *I, TRef ref, VliwMMOpnd *m)
+{
+	const Ref *r = I->val[ref].ref;
+	int64_t R, C, S = I->mp->sublanes, L = I->mp->lanes;
+
+	DType t = tv(I, ref)->dtype;
+
+	if (region(I, r, &m->rows, &m->cols))
+		return -1;
+	if (r->space != TS_VMEM || (t != DT_F32 && t != DT_BF16))
+		return unsupported(I, "a matmul on operands that are not f32 "
+		    "or bf16 in VMEM");
+	m->pack = t == DT_BF16 ? 2 : 1;
+	if (r->rank < 2 || r->start[r->rank - 2] % (S * m->pack) ||
+	    r->start[r->rank - 1] % L)
+		return unsupported(I, "a matmul on views that are not tile "
+		    "aligned");
+	m->base = address(I, r, &m->imm);
+	if (I->err)
+		return -1;
+	mat(rbuf(I, r), &R, &C);
+	m->cstride = S * L * 4;
+	m->rstride = (C + L - 1) / L * m->cstride;
+	return 0;
+}
+
+static void
+matmul(Isel *I, const TOp *o)
+{
+	VliwMM mm;
+	const char *why;
+
+	memset(&mm, 0, sizeof mm);
+	if (mm_opnd(I, o->arg[0], &mm.dst) || mm_opnd(I, o->arg[1], &mm.lhs) ||
+	    mm_opnd(I, o->arg[2], &mm.rhs))
+		return;
+	mm.trans_b = o->u.mm.trans_b;
+	mm.accumulate = o->u.mm.accumulate;
+	mm.prec = o->u.mm.prec;
+	mm.zero = I->zero;
+	mm.loc = I->loc;
+	if ((why = vliw_isel_matmul(I->f, &I->cur, &mm)) != NULL)
+		unsupported(I, why);
 }
 
 /* ------------------------------------------------------------ control */
@@ -1125,7 +1296,10 @@ op(Isel *I, const TOp *o)
 	case TOP_SLOAD: saccess(I, o, 0); break;
 	case TOP_SSTORE: saccess(I, o, 1); break;
 	case TOP_DMA_START: dma(I, o); break;
-	case TOP_DMA_WAIT: flag_op(I, o, OP_SYNCTAKE, 0, 1); break;
+	case TOP_MATMUL: matmul(I, o); break;
+	case TOP_DMA_WAIT:
+		flag_op(I, o, OP_SYNCTAKE, 0, dma_count(I, o->arg[0]));
+		break;
 	case TOP_SEM_SIGNAL: case TOP_SEM_WAIT: {
 		int64_t c;
 		if (!cst(I, o->arg[0], &c))

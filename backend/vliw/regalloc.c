@@ -5,17 +5,25 @@
  * Gives:    every register field and guard rewritten to a physical
  *           register of the preset (s0.., v0.., m0.., p1..; p0 stays the
  *           constant true predicate); LFunc.allocated.  The schedule is
- *           kept: two virtual registers share a physical one only when
+ *           kept (or redone in isel order, see Method): two virtual
+ *           registers share a physical one only when
  *           their intervals (below) do not overlap, so no read sees
  *           another value and no write lands on a pending one.
  * Method:   liveness over the blocks (backward dataflow, reads of a
  *           bundle before its writes), then one interval per virtual
  *           register over the global bundle positions: the hull of its
  *           reads, its writes until their latency has elapsed, and the
- *           block boundaries where it is live.  Linear scan (Poletto and
+ *           block boundaries where it is live, and the start of every
+ *           block it may still be in flight into (vliw_sched lets a
+ *           register result outlive its block: a forward dataflow gives,
+ *           per block entry, the cycles until each register's last
+ *           write lands, the maximum over predecessors).  Linear scan (Poletto and
  *           Sarkar) per class, lowest free register first (deterministic).
- *           No spilling yet: too many live values is an error naming the
- *           kernel.
+ *           When a class runs out, f is scheduled again in vliw_isel's
+ *           order (vliw_sched_serial: the list scheduler hoists
+ *           independent ops, such as predicate computations, far above
+ *           their uses) and allocated once more.  No spilling yet: too
+ *           many live values then is an error naming the kernel.
  * Entry:    vliw_regalloc(LFunc *, Diag *)
  * Tests:    tests/unit/check_vliw.c
  */
@@ -32,6 +40,7 @@ typedef struct Ra {
 	uint64_t *in, *out, *use, *def;	/* per block bitsets */
 	int *bs;		/* block start positions */
 	int *lo, *hi;		/* interval per flat register */
+	int **own, **ent;	/* per block: in flight at its end, entry */
 } Ra;
 
 static const int fld[] = { FLD_D, FLD_A, FLD_B, FLD_C };
@@ -165,6 +174,54 @@ point(Ra *R, int b, int r, int isdef, LIns *in)
 }
 
 static void
+landing(Ra *R, int b, int r, int isdef, LIns *in)
+{
+	int l = in->cycle + R->f->mp->lat[mach_opinfo[in->op].lat] -
+	    R->f->blk.v[b].nbundle;
+
+	if (isdef && R->own[b][r] < l)
+		R->own[b][r] = l;
+}
+
+/* Writes still in flight at block entries; extends their intervals. */
+static void
+inflight(Ra *R)
+{
+	int nb = R->f->blk.n, b, i, k, r, l, ns, s[2], changed = 1;
+	size_t sz = sizeof(int) * (size_t)(R->n + 1);
+
+	R->own = arena_alloc(&R->a, sizeof(int *) * (size_t)(nb + 1));
+	R->ent = arena_alloc(&R->a, sizeof(int *) * (size_t)(nb + 1));
+	for (b = 0; b < nb; b++) {
+		R->own[b] = arena_alloc(&R->a, sz);
+		R->ent[b] = arena_alloc(&R->a, sz);
+		for (i = 0; i < R->f->blk.v[b].ins.n; i++)
+			each_reg(R, &R->f->blk.v[b].ins.v[i], b, landing);
+	}
+	while (changed) {
+		changed = 0;
+		for (b = 0; b < nb; b++) {
+			ns = succs(R->f, b, s);
+			for (r = 0; r < R->n; r++) {
+				l = R->ent[b][r] - R->f->blk.v[b].nbundle;
+				if (l < R->own[b][r])
+					l = R->own[b][r];
+				for (k = 0; k < ns; k++)
+					if (R->ent[s[k]][r] < l) {
+						R->ent[s[k]][r] = l;
+						changed = 1;
+					}
+			}
+		}
+	}
+	for (b = 0; b < nb; b++)
+		for (r = 0; r < R->n; r++)
+			if (R->ent[b][r] > 0)
+				extend(R, r, R->bs[b], R->bs[b] +
+				    R->ent[b][r] - 1);
+}
+
+static void
 intervals(Ra *R)
 {
 	int b, i, r;
@@ -185,6 +242,7 @@ intervals(Ra *R)
 				extend(R, r, end, end);
 		}
 	}
+	inflight(R);
 }
 
 static int
@@ -201,7 +259,8 @@ nphys(const MachPreset *mp, LClass c)
 static const char *const cname[NLCLASS] = { "scalar", "vector", "mask",
 	"predicate" };
 
-/* Linear scan of class c; map[reg] = physical.  0, or -1 if out. */
+/* Linear scan of class c; map[reg] = physical.  0, or -1 if out
+   (reported through d unless it is NULL). */
 static int
 scan(Ra *R, LClass c, int *map, Diag *d)
 {
@@ -227,6 +286,8 @@ scan(Ra *R, LClass c, int *map, Diag *d)
 		r = flat(R, c, best);
 		for (k = first; k < np && until[k] >= R->lo[r]; k++)
 			;
+		if (k >= np && !d)
+			return -1;
 		if (k >= np) {
 			diag_error(d, R->f->loc, "kernel '%s' needs more than %d "
 			    "%s registers at once; the VLIW backend does not "
@@ -257,16 +318,15 @@ rewrite(Ra *R, int *const map[NLCLASS])
 		}
 }
 
-int
-vliw_regalloc(LFunc *f, Diag *d)
+/* One allocation over f's schedule; f is untouched if it fails. */
+static int
+allocate(LFunc *f, Diag *d)
 {
 	Ra R;
 	int c, b, pos = 0, rc = 0;
 	int *map[NLCLASS];
 	size_t nb;
 
-	if (!f->scheduled)
-		bug("vliw: regalloc: function '%s' is not scheduled", f->name);
 	memset(&R, 0, sizeof R);
 	R.f = f;
 	for (c = 0; c < NLCLASS; c++)
@@ -298,4 +358,15 @@ vliw_regalloc(LFunc *f, Diag *d)
 	}
 	arena_free(&R.a);
 	return rc;
+}
+
+int
+vliw_regalloc(LFunc *f, Diag *d)
+{
+	if (!f->scheduled)
+		bug("vliw: regalloc: function '%s' is not scheduled", f->name);
+	if (!allocate(f, NULL))
+		return 0;
+	vliw_sched_serial(f);
+	return allocate(f, d);
 }

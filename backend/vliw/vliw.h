@@ -38,6 +38,7 @@ typedef struct LIns {
 	int target;		/* K_LABEL: target block, else -1 */
 	Loc loc;		/* source location, file 0 if none */
 	int cycle;		/* vliw_sched: bundle within the block */
+	int seq;		/* vliw_sched: position in vliw_isel's order */
 } LIns;
 
 typedef struct LBlk {
@@ -93,9 +94,41 @@ void llo_print(Buf *out, const LFunc *f);
  */
 LFunc *vliw_isel(const TFunc *tf, const MachPreset *mp, Diag *d, Arena *a);
 
+/* ----------------------------------------------------------- isel_mxu.c */
+/* A matmul operand: a tile-aligned f32 or bf16 VMEM region [rows, cols];
+   its tile (i, j) (S * pack rows by L columns; pack 2 for bf16) starts at
+   s[base] + imm + i * rstride + j * cstride bytes (base 0: address
+   imm). */
+typedef struct VliwMMOpnd {
+	int pack;
+	int base;
+	int64_t imm;
+	int64_t rows, cols;
+	int64_t rstride, cstride;
+} VliwMMOpnd;
+
+/* dst [M, N] = (accumulate ? dst : 0) + lhs [M, K] . rhs ([K, N], or
+   [N, K] when trans_b); dst f32, lhs and rhs both f32 (under the
+   precision prec) or both bf16. */
+typedef struct VliwMM {
+	VliwMMOpnd dst, lhs, rhs;
+	int trans_b, accumulate;
+	MachPrec prec;
+	int zero;		/* S register holding 0 */
+	Loc loc;
+} VliwMM;
+
+/* Appends the MXU lowering of mm to f after block *cur (new blocks;
+   *cur becomes the block to continue in).  Returns NULL, or (nothing
+   appended) a phrase naming what cannot be lowered yet. */
+const char *vliw_isel_matmul(LFunc *f, int *cur, const VliwMM *mm);
+
 /* ----------------------------------------------------------- sched.c */
 /* List-schedules every block of f; sets LIns.cycle and LBlk.nbundle. */
 void vliw_sched(LFunc *f);
+/* Schedules a scheduled f again, keeping each block's ops in the order
+   vliw_isel gave them (no op issues before an earlier one). */
+void vliw_sched_serial(LFunc *f);
 
 /* ----------------------------------------------------------- regalloc.c */
 /* Maps virtual registers to the preset's registers (linear scan over the

@@ -1,7 +1,9 @@
 /*
  * check_vliw.c - the VLIW backend (backend/vliw/): the bundle scheduler
  * on hand-built LLO (slot limits, latencies, the immediate pool, the
- * control op last), register allocation on a small function, and end to
+ * control op last, results in flight across a loop's back edge, exact
+ * cycles on the simulator), register allocation on a small function and
+ * its fallback to isel's order under register pressure, and end to
  * end: kernels compiled from source, run on the simulator through the
  * runtime API with every check on (a trap fails), compared with plain-C
  * references, under the small preset and v4; -S text re-assembles to
@@ -203,6 +205,110 @@ START_TEST(sched_immediate_pool)
 }
 END_TEST
 
+static LIns *
+vmem(LFunc *f, int b, int op, int d, int a, int v, int32_t off)
+{
+	LIns *in = llo_add(f, b, op, d, a, v, 0);
+
+	in->imm = off;
+	in->x = 0x1ff;
+	return in;
+}
+
+static const LIns *
+find(const LFunc *f, int b, int op, int32_t imm)
+{
+	int i;
+
+	for (i = 0; i < f->blk.v[b].ins.n; i++)
+		if (f->blk.v[b].ins.v[i].op == op &&
+		    f->blk.v[b].ins.v[i].imm == imm)
+			return &f->blk.v[b].ins.v[i];
+	ck_abort_msg("no %s %d in block %d", mach_opinfo[op].name, imm, b);
+	return NULL;
+}
+
+static uint64_t run_prog(MachProgram *p, const char *preset);
+
+/*
+ * A loop whose body ends in three loads (one VLD slot: the third issues
+ * with the back-edge branch); the first op of the next iteration reads
+ * the third load's register.  The branch waits only for its predicate;
+ * the load is still in flight at the loop head, where only its reader
+ * is delayed.  The simulator (every check on) must not trap.
+ */
+START_TEST(sched_latency_across_back_edge)
+{
+	Arena a = { 0 };
+	const MachPreset *mp = mach_preset("small");
+	LFunc *f = llo_new_func(&a, mp, "loop");
+	int s1 = llo_new_reg(f, LC_S), s2 = llo_new_reg(f, LC_S);
+	int v1 = llo_new_reg(f, LC_V), v2 = llo_new_reg(f, LC_V);
+	int v3 = llo_new_reg(f, LC_V), p1 = llo_new_reg(f, LC_P);
+	int v4 = llo_new_reg(f, LC_V);
+	int body, out;
+	const LIns *add, *cmp, *br, *ld2;
+	MachProgram *prog;
+	Diag d;
+	LIns *in;
+
+	diag_init(&d, NULL, stderr);
+	in = llo_add(f, 0, OP_SMOVI, s1, 0, 0, 0);
+	in = llo_add(f, 0, OP_SMOVI, s2, 0, 0, 0);
+	in->imm = 4096;
+	llo_add(f, 0, OP_VBCASTI, v1, 0, 0, 0)->imm = 0;
+	vmem(f, 0, OP_VST, 0, s2, v1, 0);
+	vmem(f, 0, OP_VST, 0, s2, v1, 512);
+	vmem(f, 0, OP_VLD, v2, s2, 0, 512);
+	body = llo_new_blk(f);
+	llo_add(f, body, OP_VADDF, v3, v2, v2, 0);
+	llo_add(f, body, OP_SADDI, s1, s1, 0, 0)->imm = 1;
+	llo_add(f, body, OP_SCMPILT, p1, s1, 0, 0)->imm = 8;
+	vmem(f, body, OP_VLD, v1, s2, 0, 0);
+	vmem(f, body, OP_VLD, v4, s2, 0, 1024);
+	vmem(f, body, OP_VLD, v2, s2, 0, 512);
+	in = llo_add(f, body, OP_BR, 0, 0, 0, 0);
+	in->guard = p1;
+	in->target = body;
+	out = llo_new_blk(f);
+	vmem(f, out, OP_VST, 0, s2, v3, 1024);
+	vmem(f, out, OP_VST, 0, s2, v1, 1536);
+	llo_add(f, out, OP_HALT, 0, 0, 0, 0);
+	vliw_sched(f);
+	check_bundles(f);
+	add = find(f, body, OP_VADDF, 0);
+	cmp = find(f, body, OP_SCMPILT, 8);
+	br = find(f, body, OP_BR, 0);
+	ld2 = find(f, body, OP_VLD, 512);
+	/* the branch waits for its predicate only, and issues with the
+	   last load, whose result is still in flight when it is taken */
+	ck_assert_int_eq(br->cycle, cmp->cycle + mp->lat[LAT_SALU]);
+	ck_assert_int_eq(ld2->cycle, br->cycle);
+	ck_assert_int_eq(f->blk.v[body].nbundle, br->cycle + 1);
+	/* the reader at the loop head waits out the rest of the latency */
+	ck_assert_int_eq(add->cycle, ld2->cycle + mp->lat[LAT_VLD] -
+	    f->blk.v[body].nbundle);
+	ck_assert_int_eq(add->cycle, 1);
+	ck_assert_int_eq(f->blk.v[body].nbundle, 3);
+	/* the block before the loop leaves its load in flight too */
+	ck_assert_int_eq(f->blk.v[0].nbundle, find(f, 0, OP_VLD, 512)->cycle +
+	    1);
+	ck_assert_int_eq(vliw_regalloc(f, &d), 0);
+	{
+		LFunc *fs[1] = { f };
+		ck_assert_int_eq(vliw_emit(fs, 1, mp, NULL, &d, &prog), 0);
+	}
+	/* entry 5 + loop 8 * 3 + 7 taken-branch bubbles + exit 2 (a body
+	   drained before its branch would take 8 * 4) */
+	ck_assert_int_eq(f->blk.v[0].nbundle, 5);
+	ck_assert_int_eq(f->blk.v[out].nbundle, 2);
+	ck_assert_int_eq(run_prog(prog, "small"), 5 + 8 * 3 +
+	    7 * mp->lat[LAT_BRANCH] + 2);
+	mach_program_free(prog);
+	arena_free(&a);
+}
+END_TEST
+
 /* ------------------------------------------------------------ regalloc */
 
 START_TEST(regalloc_small_function)
@@ -287,6 +393,54 @@ START_TEST(regalloc_reports_pressure)
 	ck_assert_ptr_nonnull(strstr(text, "kernel 'big' needs more than 16 "
 	    "vector registers"));
 	free(text);
+	arena_free(&a);
+}
+END_TEST
+
+/* 20 compares, each guarding the op after it: the list scheduler hoists
+   the compares (more than 15 predicates live), so regalloc schedules the
+   function again in isel's order, where two at most are live. */
+START_TEST(regalloc_reschedules_in_order)
+{
+	Arena a = { 0 };
+	const MachPreset *mp = mach_preset("small");
+	LFunc *f = llo_new_func(&a, mp, "preds");
+	int s = llo_new_reg(f, LC_S), i, p, hoisted = 0, first = INT32_MAX;
+	MachProgram *prog;
+	LFunc *fs[1];
+	Diag d;
+	LIns *in;
+
+	diag_init(&d, NULL, stderr);
+	llo_add(f, 0, OP_SMOVI, s, 0, 0, 0)->imm = 5;
+	for (i = 0; i < 20; i++) {
+		p = llo_new_reg(f, LC_P);
+		llo_add(f, 0, OP_SCMPIEQ, p, s, 0, 0)->imm = i;
+		in = llo_add(f, 0, OP_SMOVI, llo_new_reg(f, LC_S), 0, 0, 0);
+		in->imm = 100 + i;
+		in->guard = p;
+	}
+	llo_add(f, 0, OP_HALT, 0, 0, 0, 0);
+	vliw_sched(f);
+	for (i = 0; i < f->blk.v[0].ins.n; i++)
+		if (f->blk.v[0].ins.v[i].guard &&
+		    f->blk.v[0].ins.v[i].cycle < first)
+			first = f->blk.v[0].ins.v[i].cycle;
+	for (i = 0; i < f->blk.v[0].ins.n; i++)
+		hoisted += f->blk.v[0].ins.v[i].op == OP_SCMPIEQ &&
+		    f->blk.v[0].ins.v[i].cycle < first;
+	ck_assert_int_gt(hoisted, mp->npreg - 1);
+	ck_assert_int_eq(vliw_regalloc(f, &d), 0);
+	/* isel's order: every op issues no earlier than the one before */
+	for (i = 1; i < f->blk.v[0].ins.n; i++) {
+		ck_assert_int_eq(f->blk.v[0].ins.v[i].seq, i);
+		ck_assert_int_ge(f->blk.v[0].ins.v[i].cycle,
+		    f->blk.v[0].ins.v[i - 1].cycle);
+	}
+	fs[0] = f;
+	ck_assert_int_eq(vliw_emit(fs, 1, mp, NULL, &d, &prog), 0);
+	ck_assert_int_gt(run_prog(prog, "small"), 20);
+	mach_program_free(prog);
 	arena_free(&a);
 }
 END_TEST
@@ -385,6 +539,17 @@ run(Fx *f, const char *preset, const char *entry, void *const *bufs,
 	pallas_device_close(dev);
 	free(img);
 	return st.c.cycles;
+}
+
+static uint64_t
+run_prog(MachProgram *p, const char *preset)
+{
+	Fx f;
+
+	memset(&f, 0, sizeof f);
+	f.prog = p;
+	return run(&f, preset, p->nentry ? mach_program_strat(p,
+	    p->entry[0].name) : "", NULL, 0);
 }
 
 /* -S text re-assembles to the same program image. */
@@ -588,6 +753,255 @@ START_TEST(e2e_unsupported_is_reported)
 }
 END_TEST
 
+/* ------------------------------------------------------------ matmul */
+
+/* Runs entry like run() and returns the run's counters. */
+static PallasStats
+run_stats(Fx *f, const char *preset, const char *entry, void *const *bufs,
+    size_t n)
+{
+	PallasDevice *dev;
+	PallasProgram *pg;
+	PallasStats st;
+	PallasTrap tr;
+	void *img;
+	size_t len;
+	char err[256];
+	int rc;
+
+	ck_assert_int_eq(mach_image_write(f->prog, &img, &len, err,
+	    sizeof err), MACH_OK);
+	ck_assert_int_eq(pallas_device_open(preset, &dev), PALLAS_OK);
+	pallas_device_set_poison(dev, PALLAS_POISON_NAN);
+	ck_assert_msg(pallas_program_load(dev, img, len, &pg) == PALLAS_OK,
+	    "%s", pallas_last_error(dev));
+	rc = pallas_call(dev, pg, entry, bufs, n);
+	pallas_last_trap(dev, &tr);
+	ck_assert_msg(rc == PALLAS_OK, "%s: %s: %s", entry,
+	    pallas_last_error(dev), tr.message);
+	pallas_last_stats(dev, &st);
+	pallas_program_free(pg);
+	pallas_device_close(dev);
+	free(img);
+	return st;
+}
+
+/* f rounded to bf16 (nearest even), as the MXU's default precision does. */
+static double
+bf16r(float f)
+{
+	uint32_t u;
+
+	memcpy(&u, &f, 4);
+	u = (u + 0x7fff + (u >> 16 & 1)) & 0xffff0000u;
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+/* x as bf16 words (nearest even), in place over the first half. */
+static void
+to_bf16(float *x, int64_t n)
+{
+	uint16_t *h = (uint16_t *)(void *)x;
+	int64_t i;
+
+	for (i = 0; i < n; i++) {
+		float f = (float)bf16r(x[i]);
+		uint32_t u;
+		memcpy(&u, &f, 4);
+		h[i] = (uint16_t)(u >> 16);
+	}
+}
+
+/*
+ * Compiles src on preset, runs entry on x [M, K] and y [K, N] ([N, K]
+ * when tb) into z [M, N], and compares z with a double reference (inputs
+ * rounded to bf16 when bf; passed as bf16 when bf is 2), within tol
+ * times the sum of |products|.
+ */
+static void
+e2e_mm(const char *src, const char *preset, const char *entry, int64_t M,
+    int64_t N, int64_t K, int tb, int bf, double tol)
+{
+	Fx f;
+	float *x = fill(M * K, 1), *y = fill(K * N, 7);
+	float *z = xcalloc((size_t)(M * N), sizeof *z);
+	void *b[3] = { x, y, z };
+	PallasStats st;
+	const MachPreset *mp = mach_preset(preset);
+	int64_t i, j, k;
+	float *xr = NULL, *yr = NULL;
+
+	ck_assert_msg(compile(&f, src, preset) == 0, "%s: %s", preset, f.text);
+	if (bf == 2) {
+		xr = fill(M * K, 1);
+		yr = fill(K * N, 7);
+		to_bf16(x, M * K);
+		to_bf16(y, K * N);
+	}
+	st = run_stats(&f, preset, entry, b, 3);
+	if (bf == 2) {
+		free(x);
+		free(y);
+		x = xr;
+		y = yr;
+	}
+	for (i = 0; i < M; i++)
+		for (j = 0; j < N; j++) {
+			double want = 0, mag = 0, a, w;
+			for (k = 0; k < K; k++) {
+				a = x[i * K + k];
+				w = tb ? y[j * K + k] : y[k * N + j];
+				if (bf) {
+					a = bf16r((float)a);
+					w = bf16r((float)w);
+				}
+				want += a * w;
+				mag += fabs(a * w);
+			}
+			ck_assert_msg(fabs(z[i * N + j] - want) <= tol * mag +
+			    1e-30, "%s on %s: z[%lld, %lld] = %.9g, want %.9g",
+			    entry, preset, (long long)i, (long long)j,
+			    z[i * N + j], want);
+		}
+	check_roundtrip(&f);
+	printf("check_vliw: %s on %s (%lldx%lldx%lld): %llu cycles, %u "
+	    "bundles, mxu busy %llu cycles (%.1f%% of %d MXUs)\n", entry,
+	    preset, (long long)M, (long long)N, (long long)K,
+	    (unsigned long long)st.c.cycles, f.prog->nbundle,
+	    (unsigned long long)st.c.mxu_busy_cycles,
+	    100.0 * (double)st.c.mxu_busy_cycles / ((double)st.c.cycles *
+	    mp->nmxu), mp->nmxu);
+	fx_free(&f);
+	free(x);
+	free(y);
+	free(z);
+}
+
+/* One block, no grid: dot at each precision and with trans_b. */
+static const char mm1_src[] =
+"kernel mm_hi(x: f32[32, 32], y: f32[32, 32], out z: f32[32, 32])\n"
+"{ z[...] = dot(x[...], y[...], precision: highest); }\n"
+"kernel mm_high(x: f32[32, 32], y: f32[32, 32], out z: f32[32, 32])\n"
+"{ z[...] = dot(x[...], y[...], precision: high); }\n"
+"kernel mm_def(x: f32[32, 32], y: f32[32, 32], out z: f32[32, 32])\n"
+"{ z[...] = dot(x[...], y[...]); }\n"
+"kernel mm_tb(x: f32[32, 32], y: f32[32, 32], out z: f32[32, 32])\n"
+"{ z[...] = dot(x[...], y[...], trans_b: true, precision: highest); }\n"
+"export mm_hi;\nexport mm_high;\nexport mm_def;\nexport mm_tb;\n";
+
+/* v4: K over two MXU tiles, 8 row tiles per FIFO group */
+static const char mm4_src[] =
+"kernel mm_hi(x: f32[64, 256], y: f32[256, 128], out z: f32[64, 128])\n"
+"{ z[...] = dot(x[...], y[...], precision: highest); }\n"
+"kernel mm_def(x: f32[64, 256], y: f32[256, 128], out z: f32[64, 128])\n"
+"{ z[...] = dot(x[...], y[...]); }\n"
+"kernel mm_tb(x: f32[64, 256], y: f32[128, 256], out z: f32[64, 128])\n"
+"{ z[...] = dot(x[...], y[...], trans_b: true, precision: highest); }\n"
+"export mm_hi;\nexport mm_def;\nexport mm_tb;\n";
+
+/* A reduction grid with a scratch accumulator, as in matmul.pk. */
+#define MMK_SRC(B, K) \
+"kernel mmk(x: f32[" #B ", " #K "], y: f32[" #K ", " #B "],\n" \
+"    out z: f32[" #B ", " #B "])\n" \
+"grid (k: " #K " / " #B ")\n" \
+"semantics (arbitrary)\n" \
+"blocks { x: [" #B ", " #B "] at (0, k); y: [" #B ", " #B "] at (k, 0);\n" \
+"    z: [" #B ", " #B "] at (0, 0); }\n" \
+"scratch { acc: f32[" #B ", " #B "]; }\n" \
+"{\n" \
+"    when (k == 0) { acc[...] = 0.0; }\n" \
+"    acc[...] += dot(x[...], y[...], precision: highest);\n" \
+"    when (k == num_programs(k) - 1) { z[...] = acc[...]; }\n" \
+"}\n" \
+"export mmk;\n"
+
+START_TEST(e2e_matmul_single_block)
+{
+	e2e_mm(mm1_src, "small", "mm_hi", 32, 32, 32, 0, 0, 1e-5);
+	e2e_mm(mm1_src, "small", "mm_high", 32, 32, 32, 0, 0, 1e-4);
+	e2e_mm(mm1_src, "small", "mm_def", 32, 32, 32, 0, 1, 1e-5);
+	e2e_mm(mm1_src, "small", "mm_tb", 32, 32, 32, 1, 0, 1e-5);
+	e2e_mm(mm4_src, "v4", "mm_hi", 64, 128, 256, 0, 0, 1e-5);
+	e2e_mm(mm4_src, "v4", "mm_def", 64, 128, 256, 0, 1, 1e-5);
+	e2e_mm(mm4_src, "v4", "mm_tb", 64, 128, 256, 1, 0, 1e-5);
+}
+END_TEST
+
+/* bf16 operands: packed tiles by DMA, mxu.push.bf16 / mxu.mm.bf16 */
+static const char mmb_src[] =
+"kernel mb(x: bf16[32, 32], y: bf16[32, 32], out z: f32[32, 32])\n"
+"{ z[...] = dot(x[...], y[...]); }\n"
+"kernel mbt(x: bf16[32, 32], y: bf16[32, 32], out z: f32[32, 32])\n"
+"{ z[...] = dot(x[...], y[...], trans_b: true); }\n"
+"export mb;\nexport mbt;\n";
+
+static const char mmb4_src[] =
+"kernel mb(x: bf16[64, 256], y: bf16[256, 128], out z: f32[64, 128])\n"
+"{ z[...] = dot(x[...], y[...]); }\n"
+"kernel mbt(x: bf16[64, 256], y: bf16[128, 256], out z: f32[64, 128])\n"
+"{ z[...] = dot(x[...], y[...], trans_b: true); }\n"
+"export mb;\nexport mbt;\n";
+
+START_TEST(e2e_matmul_bf16)
+{
+	e2e_mm(mmb_src, "small", "mb", 32, 32, 32, 0, 2, 1e-5);
+	e2e_mm(mmb_src, "small", "mbt", 32, 32, 32, 1, 2, 1e-5);
+	e2e_mm(mmb4_src, "v4", "mb", 64, 128, 256, 0, 2, 1e-5);
+	e2e_mm(mmb4_src, "v4", "mbt", 64, 128, 256, 1, 2, 1e-5);
+}
+END_TEST
+
+/* kernels/matmul/matmul.pk under the small preset's defines, or NULL
+   when top_srcdir is not set; free() it. */
+static char *
+matmul_pk(void)
+{
+	const char *top = getenv("top_srcdir");
+	char path[4096];
+	FILE *fp;
+	char *text;
+	long n;
+	static const char pre[] = "#define __PK_PRESET_SMALL__ 1\n";
+
+	if (!top)
+		return NULL;
+	snprintf(path, sizeof path, "%s/kernels/matmul/matmul.pk", top);
+	fp = fopen(path, "rb");
+	ck_assert_msg(fp != NULL, "cannot open %s", path);
+	ck_assert_int_eq(fseek(fp, 0, SEEK_END), 0);
+	n = ftell(fp);
+	ck_assert(n > 0);
+	rewind(fp);
+	text = xmalloc(sizeof pre + (size_t)n);
+	memcpy(text, pre, sizeof pre - 1);
+	ck_assert_uint_eq(fread(text + sizeof pre - 1, 1, (size_t)n, fp),
+	    (size_t)n);
+	text[sizeof pre - 1 + (size_t)n] = 0;
+	fclose(fp);
+	return text;
+}
+
+/* matmul.pk's small exports: bf16 (default precision) and f32 highest */
+START_TEST(e2e_matmul_pk_small)
+{
+	char *src = matmul_pk();
+
+	if (!src)
+		return;
+	e2e_mm(src, "small", "matmul_small", 128, 64, 128, 0, 2, 1e-5);
+	e2e_mm(src, "small", "matmul_f32_small", 64, 64, 64, 0, 0, 1e-5);
+	free(src);
+}
+END_TEST
+
+START_TEST(e2e_matmul_reduction_grid)
+{
+	e2e_mm(MMK_SRC(32, 96), "small", "mmk", 32, 32, 96, 0, 0, 1e-5);
+	e2e_mm(MMK_SRC(128, 256), "v4", "mmk", 128, 128, 256, 0, 0, 1e-5);
+}
+END_TEST
+
 static Suite *
 suite(void)
 {
@@ -597,10 +1011,12 @@ suite(void)
 	tcase_add_test(t, sched_packs_within_slots);
 	tcase_add_test(t, sched_honours_latencies);
 	tcase_add_test(t, sched_immediate_pool);
+	tcase_add_test(t, sched_latency_across_back_edge);
 	suite_add_tcase(s, t);
 	t = tcase_create("regalloc");
 	tcase_add_test(t, regalloc_small_function);
 	tcase_add_test(t, regalloc_reports_pressure);
+	tcase_add_test(t, regalloc_reschedules_in_order);
 	suite_add_tcase(s, t);
 	t = tcase_create("e2e");
 	tcase_set_timeout(t, 120);
@@ -610,6 +1026,10 @@ suite(void)
 	tcase_add_test(t, e2e_mix);
 	tcase_add_test(t, e2e_chunk_loops);
 	tcase_add_test(t, e2e_unsupported_is_reported);
+	tcase_add_test(t, e2e_matmul_single_block);
+	tcase_add_test(t, e2e_matmul_reduction_grid);
+	tcase_add_test(t, e2e_matmul_bf16);
+	tcase_add_test(t, e2e_matmul_pk_small);
 	suite_add_tcase(s, t);
 	return s;
 }
