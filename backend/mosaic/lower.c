@@ -2136,6 +2136,9 @@ sem(L *l, const CStmt *s)
 static void
 stmt(L *l, const CStmt *s)
 {
+	Loc outer = l->f->loc;
+
+	l->f->loc = s->loc;	/* every op it makes points at this statement */
 	l->hoist.n = 0;
 	switch (s->kind) {
 	case CS_LET:
@@ -2164,6 +2167,7 @@ stmt(L *l, const CStmt *s)
 		break;
 	}
 	l->hoist.n = 0;
+	l->f->loc = outer;
 }
 
 static void

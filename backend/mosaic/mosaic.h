@@ -280,6 +280,7 @@ typedef struct TFunc {
 	VEC(TFlag) flag;
 	VEC(int) cur;		/* builder: stack of open blocks */
 	int64_t vmem_bytes, smem_bytes;	/* allocation totals (0 before) */
+	Loc loc;		/* builder: stamped on each new op (a statement) */
 } TFunc;
 
 typedef struct TModule {

@@ -166,6 +166,7 @@ tile_emit(TFunc *f, TOpKind op, const TRef *args, int narg, const TVal *res,
 	o.narg = narg;
 	o.blk[0] = o.blk[1] = -1;
 	o.parent = cur;
+	o.loc = f->loc;		/* the statement being lowered, if any */
 	if (narg) {
 		o.arg = arena_alloc(f->arena, narg * sizeof *o.arg);
 		for (i = 0; i < narg; i++)
