@@ -364,27 +364,6 @@ write_output(const Options *o, const Buf *b)
 	return EXIT_OK;
 }
 
-/*
- * The preset's macros (doc/language.md 2): __PK_LANES__,
- * __PK_SUBLANES__ and __PK_PRESET_<NAME>__, before the command line's.
- */
-static void
-predefine(PP *pp, const MachPreset *mp)
-{
-	char m[64];
-	size_t i, n;
-
-	snprintf(m, sizeof m, "__PK_LANES__=%d", mp->lanes);
-	pp_define_cmdline(pp, m);
-	snprintf(m, sizeof m, "__PK_SUBLANES__=%d", mp->sublanes);
-	pp_define_cmdline(pp, m);
-	n = (size_t)snprintf(m, sizeof m, "__PK_PRESET_%s__", mp->name);
-	for (i = 0; i < n && i < sizeof m; i++)
-		if (m[i] >= 'a' && m[i] <= 'z')
-			m[i] = (char)(m[i] - 'a' + 'A');
-	pp_define_cmdline(pp, m);
-}
-
 /* Command-line macros, -I paths and the main file. */
 static int
 setup_pp(PP *pp, const Options *o)
@@ -393,7 +372,7 @@ setup_pp(PP *pp, const Options *o)
 
 	for (i = 0; i < o->incdir.n; i++)
 		pp_add_include_dir(pp, o->incdir.v[i]);
-	predefine(pp, mach_preset(o->preset));
+	sema_predefine(pp, mach_preset(o->preset));
 	for (i = 0; i < o->macro.n; i++) {
 		const char *m = o->macro.v[i];
 		if (m[1] == 'D')

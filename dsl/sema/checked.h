@@ -380,6 +380,12 @@ enum { SEMA_EVAL_OK = 0, SEMA_EVAL_UNKNOWN = -1, SEMA_EVAL_ERROR = -2 };
 int sema_eval_int(const CKernel *k, const CExpr *e, const int64_t *pt,
     const int64_t *slots, SemaTableFn *tab, void *ctx, int64_t *out);
 
+/*
+ * Defines the preset's macros (__PK_LANES__, __PK_SUBLANES__,
+ * __PK_PRESET_<NAME>__) in pp, as pallasc does before -D and -U.
+ */
+void sema_predefine(PP *pp, const MachPreset *mp);
+
 /* Does an index-map expression read an SMEM table (a CX_LOAD)? */
 int sema_reads_table(const CExpr *e);
 

@@ -9,6 +9,7 @@
  * Gives:    sema_check() (checked.h), se_error(), se_warning() (sema.h).
  * Tests:    tests/diag/sema-*.pk, tests/golden/sema/, check_sema.c
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "dsl/sema/sema.h"
@@ -254,4 +255,26 @@ sema_check(const Ast *module, const MachPreset *preset, Diag *d, Arena *a)
 	exports(&S, cm);
 	unexported(&S, cm);
 	return cm;
+}
+
+/*
+ * The macros a kernel may use to adapt to the preset (doc/language.md 2):
+ * __PK_LANES__, __PK_SUBLANES__ and __PK_PRESET_<NAME>__.  The driver
+ * defines them before the command line's -D and -U.
+ */
+void
+sema_predefine(PP *pp, const MachPreset *mp)
+{
+	char m[64];
+	size_t i, n;
+
+	snprintf(m, sizeof m, "__PK_LANES__=%d", mp->lanes);
+	pp_define_cmdline(pp, m);
+	snprintf(m, sizeof m, "__PK_SUBLANES__=%d", mp->sublanes);
+	pp_define_cmdline(pp, m);
+	n = (size_t)snprintf(m, sizeof m, "__PK_PRESET_%s__", mp->name);
+	for (i = 0; i < n && i < sizeof m; i++)
+		if (m[i] >= 'a' && m[i] <= 'z')
+			m[i] = (char)(m[i] - 'a' + 'A');
+	pp_define_cmdline(pp, m);
 }

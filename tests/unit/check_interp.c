@@ -52,10 +52,7 @@ load(Fixture *f, const char *path)
 	f->out = open_memstream(&f->text, &f->len);
 	diag_init(&f->d, &f->sm, f->out);
 	f->pp = pp_new(&f->d, &f->strs, &f->a);
-	/* the preset's macros, as pallasc predefines them for v4 */
-	pp_define_cmdline(f->pp, "__PK_LANES__=128");
-	pp_define_cmdline(f->pp, "__PK_SUBLANES__=8");
-	pp_define_cmdline(f->pp, "__PK_PRESET_V4__");
+	sema_predefine(f->pp, mach_preset(NULL));	/* as pallasc does */
 	ck_assert_int_eq(pp_push_file(f->pp, full), 0);
 	ast = parse_module(pp_source, f->pp, &f->d, &f->a);
 	f->m = sema_check(ast, mach_preset(NULL), &f->d, &f->a);

@@ -43,8 +43,7 @@ load(Fixture *f, const char *path, const char *text, const char *preset)
 {
 	const MachPreset *mp = mach_preset(preset);
 	const char *top = getenv("top_srcdir");
-	char full[1024], m[64];
-	size_t i, n;
+	char full[1024];
 	Ast *ast;
 
 	memset(f, 0, sizeof *f);
@@ -53,15 +52,7 @@ load(Fixture *f, const char *path, const char *text, const char *preset)
 	f->out = open_memstream(&f->text, &f->len);
 	diag_init(&f->d, &f->sm, f->out);
 	f->pp = pp_new(&f->d, &f->strs, &f->a);
-	snprintf(m, sizeof m, "__PK_LANES__=%d", mp->lanes);
-	pp_define_cmdline(f->pp, m);
-	snprintf(m, sizeof m, "__PK_SUBLANES__=%d", mp->sublanes);
-	pp_define_cmdline(f->pp, m);
-	n = (size_t)snprintf(m, sizeof m, "__PK_PRESET_%s__", mp->name);
-	for (i = 0; i < n; i++)
-		if (m[i] >= 'a' && m[i] <= 'z')
-			m[i] = (char)(m[i] - 'a' + 'A');
-	pp_define_cmdline(f->pp, m);
+	sema_predefine(f->pp, mp);	/* as pallasc does */
 	if (path) {
 		snprintf(full, sizeof full, "%s/%s", top ? top : ".", path);
 		ck_assert_int_eq(pp_push_file(f->pp, full), 0);

@@ -315,10 +315,7 @@ lower_src(Lowered *lw, const char *text, const char *path)
 	strtab_init(&lw->strs, &lw->a);
 	diag_init(&lw->d, &lw->sm, stderr);
 	pp = pp_new(&lw->d, &lw->strs, &lw->a);
-	/* the preset's macros, as pallasc predefines them for v4 */
-	pp_define_cmdline(pp, "__PK_LANES__=128");
-	pp_define_cmdline(pp, "__PK_SUBLANES__=8");
-	pp_define_cmdline(pp, "__PK_PRESET_V4__");
+	sema_predefine(pp, mach_preset(NULL));	/* as pallasc does */
 	if (path) {
 		snprintf(full, sizeof full, "%s/%s", top ? top : ".", path);
 		ck_assert_int_eq(pp_push_file(pp, full), 0);

@@ -474,7 +474,6 @@ compile(Fx *f, const char *text, const char *preset)
 	CheckedModule *cm;
 	TModule *tm;
 	Ast *ast;
-	char m[64];
 
 	memset(f, 0, sizeof *f);
 	srcmgr_init(&f->sm);
@@ -482,10 +481,7 @@ compile(Fx *f, const char *text, const char *preset)
 	f->out = open_memstream(&f->text, &f->len);
 	diag_init(&f->d, &f->sm, f->out);
 	f->pp = pp_new(&f->d, &f->strs, &f->a);
-	snprintf(m, sizeof m, "__PK_LANES__=%d", mp->lanes);
-	pp_define_cmdline(f->pp, m);
-	snprintf(m, sizeof m, "__PK_SUBLANES__=%d", mp->sublanes);
-	pp_define_cmdline(f->pp, m);
+	sema_predefine(f->pp, mp);	/* as pallasc does */
 	ck_assert_int_eq(pp_push_text(f->pp, "<test>", text, strlen(text)), 0);
 	ast = parse_module(pp_source, f->pp, &f->d, &f->a);
 	cm = sema_check(ast, mp, &f->d, &f->a);
