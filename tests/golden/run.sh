@@ -117,23 +117,9 @@ done
 # print to itself (a round trip through the HLO reader).
 # check_hlo FUNC-FILE EXPECTED
 check_hlo() {
-	total=$((total + 1))
-	"$PALLASC" --emit=hlo -fdiagnostics-color=never "$1" \
-		>"$tmp/out" 2>"$tmp/err"
-	status=$?
-	if [ "${REGEN:-0}" = 1 ]; then
-		cp "$tmp/out" "$2"
-		echo "wrote $2"
-		return
-	fi
-	if [ $status -ne 0 ] || [ -s "$tmp/err" ]; then
-		echo "FAIL: $1: exit status $status or diagnostics"
-		cat "$tmp/err"
-		fail=$((fail + 1))
-	elif ! diff -u "$2" "$tmp/out"; then
-		echo "FAIL: $1: HLO differs from $2"
-		fail=$((fail + 1))
-	elif ! "$PALLASC" --emit=hlo "$2" >"$tmp/rt" 2>"$tmp/err" ||
+	check_level hlo "$1" "$2"
+	[ "${REGEN:-0}" = 1 ] && return
+	if ! "$PALLASC" --emit=hlo "$2" >"$tmp/rt" 2>"$tmp/err" ||
 	    ! cmp -s "$2" "$tmp/rt"; then
 		echo "FAIL: $2: does not read back to itself"
 		cat "$tmp/err"
@@ -149,38 +135,15 @@ done
 # preset and the small one (tests/golden/pipeline/NAME[-small].pipeline),
 # Splash with its causal tables (--splash-causal: concrete skips) and
 # without them (NAME-symbolic: copies decided at run time).
-# check_pipeline KERNEL EXPECTED [PALLASC-ARGS...]
-check_pipeline() {
-	total=$((total + 1))
-	pk=$1
-	want=$2
-	shift 2
-	"$PALLASC" --emit=pipeline -fdiagnostics-color=never "$@" "$pk" \
-		>"$tmp/out" 2>"$tmp/err"
-	status=$?
-	if [ "${REGEN:-0}" = 1 ]; then
-		cp "$tmp/out" "$want"
-		echo "wrote $want"
-		return
-	fi
-	if [ $status -ne 0 ] || [ -s "$tmp/err" ]; then
-		echo "FAIL: $pk $*: exit status $status or diagnostics"
-		cat "$tmp/err"
-		fail=$((fail + 1))
-	elif ! diff -u "$want" "$tmp/out"; then
-		echo "FAIL: $pk $*: pipeline plan differs from $want"
-		fail=$((fail + 1))
-	fi
-}
-check_pipeline kernels/matmul/matmul.pk tests/golden/pipeline/matmul.pipeline
-check_pipeline kernels/matmul/matmul.pk \
+check_level pipeline kernels/matmul/matmul.pk tests/golden/pipeline/matmul.pipeline
+check_level pipeline kernels/matmul/matmul.pk \
 	tests/golden/pipeline/matmul-small.pipeline --preset small
-check_pipeline kernels/splash/splash.pk \
+check_level pipeline kernels/splash/splash.pk \
 	tests/golden/pipeline/splash.pipeline --splash-causal
-check_pipeline kernels/splash/splash.pk \
+check_level pipeline kernels/splash/splash.pk \
 	tests/golden/pipeline/splash-small.pipeline --preset small \
 	--splash-causal
-check_pipeline kernels/splash/splash.pk \
+check_level pipeline kernels/splash/splash.pk \
 	tests/golden/pipeline/splash-symbolic.pipeline --preset small
 
 # The tile IR of small kernels exercising each op: --emit=tile of
