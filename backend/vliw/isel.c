@@ -505,6 +505,13 @@ op(Isel *I, const TOp *o)
 	case TOP_IOTA:
 		scalar_or_vector(I, o);
 		break;
+	case TOP_BROADCAST: case TOP_RESHAPE: case TOP_REDUCE: case TOP_ROLL:
+	case TOP_VTRANSPOSE: case TOP_EXTRACT:
+		isel_xlu_op(I, o, out);
+		break;
+	case TOP_TRANSPOSE: case TOP_ROLLM:
+		isel_xlu_mem(I, o);
+		break;
 	default:
 		unsupported(I, arena_printf(I->a, "'%s'", tile_op_name(o->op)));
 		break;

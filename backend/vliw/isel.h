@@ -126,6 +126,17 @@ int isel_vgrid(Isel *I, const TVal *t, int64_t *nr, int64_t *nc, int64_t *R,
     int64_t *C);
 void isel_vector_op(Isel *I, const TOp *o, Val *out);
 
+/* ------------------------------------------------------------ isel_xlu.c */
+/* Vector structure: broadcast, reshape, reduce, roll, transpose (values)
+   and extract (a scalar result). */
+void isel_xlu_op(Isel *I, const TOp *o, Val *out);
+/* The in-memory forms: TOP_TRANSPOSE and TOP_ROLLM. */
+void isel_xlu_mem(Isel *I, const TOp *o);
+
+/* ------------------------------------------------------------ isel_bf16.c */
+/* TOP_CONVERT to or from bf16 (packed vregs). */
+void isel_convert_bf16(Isel *I, const TOp *o, Val *out);
+
 /* ------------------------------------------------------------ isel_dma.c */
 void isel_flag_op(Isel *I, const TOp *o, int op, int a, int64_t imm);
 void isel_dma(Isel *I, const TOp *o);

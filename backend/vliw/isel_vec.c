@@ -240,6 +240,10 @@ isel_vector_op(Isel *I, const TOp *o, Val *out)
 		viota(I, o, out);
 		return;
 	}
+	if (o->op == TOP_CONVERT && (at == DT_BF16 || t->dtype == DT_BF16)) {
+		isel_convert_bf16(I, o, out);
+		return;
+	}
 	out->nv = t->lay.nvreg;
 	out->v = isel_vregs(I, t);
 	for (i = 0; i < out->nv && !I->err; i++) {
