@@ -1,10 +1,12 @@
 /*
- * pallasc-run.c - the driver's interpret mode: pallasc --interpret --run.
+ * pallasc-run.c - the driver's runs: pallasc --interpret --run, and
+ * pallasc --run (compiled, on the simulator: pallasc-sim.c).
  *
  * Picks an export (--entry, or the only one), makes its inputs (a
  * generator, .npy files, SMEM tables from a .npy file or the Splash
- * causal-mask helper), runs it with dsl/interp/, and prints a checksum
- * and the first values of each output, or saves them as .npy files.
+ * causal-mask helper), runs it with dsl/interp/ or on the simulator, and
+ * prints a checksum and the first values of each output, or saves them
+ * as .npy files; a compiled run then prints its counters.
  */
 #include <errno.h>
 #include <math.h>
@@ -102,6 +104,8 @@ run_flag(RunOpts *r, Arena *a, int argc, char **argv, int *i)
 	}
 	if ((v = value_of(argc, argv, i, "--entry", &missing)))
 		return r->entry = v, 0;
+	if (!missing && (v = value_of(argc, argv, i, "--trace", &missing)))
+		return r->trace = v, 0;
 	if (!missing && (v = value_of(argc, argv, i, "--input-file",
 	    &missing))) {
 		if (!name_path(v))
@@ -138,14 +142,12 @@ run_check_opts(const RunOpts *r)
 	int any = r->fill || r->file.n || r->save_dir || r->shuffle ||
 	    (tables && !r->plan);
 
-	if (r->run && !r->interpret)
-		return usage("%s", "--run needs --interpret (running compiled "
-		    "code is not available yet)");
+	if (r->trace && (!r->run || r->interpret))
+		return usage("%s", "--trace needs --run without --interpret");
 	if (r->interpret && !r->run)
 		return usage("%s", "--interpret needs --run");
 	if (any && !r->run)
-		return usage("%s", "input and output options need --interpret "
-		    "--run");
+		return usage("%s", "input and output options need --run");
 	return 0;
 }
 
@@ -381,8 +383,11 @@ run_output(const RunOpts *r, const InterpBuf *b, Buf *out)
 /* --------------------------------------------------------------- running */
 
 static int
-run_kernel(const RunOpts *r, const CKernel *k, Diag *d, Buf *out)
+run_kernel(const RunOpts *r, const CheckedModule *m, const CExport *e,
+    Diag *d, Buf *out)
 {
+	const CKernel *k = e->kernel;
+	Buf stats = { 0 };
 	InterpBuf *b = xcalloc((size_t)k->nop + 1, sizeof(InterpBuf));
 	const char **names = xcalloc((size_t)k->nop + 1, sizeof(char *));
 	InterpOptions o = {0};
@@ -410,11 +415,17 @@ run_kernel(const RunOpts *r, const CKernel *k, Diag *d, Buf *out)
 	o.shuffle = r->shuffle;
 	o.seed = r->seed;
 	o.warn_unwritten = 1;
-	if (!rc && interp_kernel(k, b, k->nop, &o, d) != 0)
+	if (!rc && r->interpret && interp_kernel(k, b, k->nop, &o, d) != 0)
+		rc = -1;
+	if (!rc && !r->interpret && sim_kernel(r, m, e->cname, b, k->nop, d,
+	    &stats) != 0)
 		rc = -1;
 	for (i = 0; i < k->nop && !rc; i++)
 		if (k->op[i].role == ROLE_OUT)
 			rc = emit(r, &b[i], out);
+	if (!rc && stats.n)
+		buf_puts(out, stats.p);
+	buf_free(&stats);
 	for (i = 0; i < k->nop; i++)
 		interp_buf_free(&b[i]);
 	free(b);
@@ -431,7 +442,12 @@ run_func(const RunOpts *r, const CExport *e, Diag *d, Buf *out)
 	InterpBuf res;
 	int i, rc = 0;
 
-	if (r->smem.n || r->splash_causal) {
+	if (!r->interpret) {
+		fprintf(stderr, "pallasc: error: func '%s' runs in interpret "
+		    "mode only (--interpret --run): funcs are not compiled "
+		    "for the machine yet\n", e->cname);
+		rc = -1;
+	} else if (r->smem.n || r->splash_causal) {
 		fprintf(stderr, "pallasc: error: func '%s' has no SMEM "
 		    "tables\n", e->cname);
 		rc = -1;
@@ -493,6 +509,6 @@ run_module(const RunOpts *r, const CheckedModule *m, Diag *d, Buf *out)
 	if (!(e = pick(r, m)))
 		return EXIT_USER;
 	if (e->kernel)
-		return run_kernel(r, e->kernel, d, out);
+		return run_kernel(r, m, e, d, out);
 	return run_func(r, e, d, out);
 }

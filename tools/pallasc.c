@@ -100,10 +100,14 @@ static const char usage_text[] =
 "                               header the exports' C header (as -H)\n"
 "                               c      the object as C source (the program\n"
 "                                      images), to compile instead of it\n"
-"                             later versions add hlo-opt, tile,\n"
-"                             and obj (for .pk inputs)\n"
-"  --interpret --run          run an export in interpret mode and print a\n"
-"                             checksum and the first values of each output\n"
+"  --run                      compile an export and run it on the simulated\n"
+"                             machine of the preset (every check on, memory\n"
+"                             poisoned): print a checksum and the first\n"
+"                             values of each output, then the counters\n"
+"                             (cycles, MXU utilisation, HBM bytes)\n"
+"  --interpret --run          run an export in interpret mode (the numerical\n"
+"                             reference) and print the same\n"
+"  --trace FILE               with --run: write the run's Chrome trace\n"
 "  --entry NAME               the export to run (default: the only one),\n"
 "                             or the func --emit=hlo lowers\n"
 "  --input=KIND               generated inputs: zeros, ones, iota or\n"
@@ -527,8 +531,8 @@ compile_asm(const Options *o, Buf *out)
 		    "--emit=header, --emit=c or -fsyntax-only, not --emit=%s",
 		    o->emit_name);
 	if (o->run.run)
-		return usage_error("%s", "an assembly input cannot be run "
-		    "in interpret mode (pallas-asm run runs it)");
+		return usage_error("%s", "an assembly input is run by "
+		    "'pallas-asm run', not by pallasc");
 	return obj_asm(&o->obj, o->input, o->preset, obj_output(o),
 	    o->output, out);
 }
@@ -549,6 +553,11 @@ compile_hlo(const Options *o, Diag *d, Arena *a, Strtab *strs, Buf *out)
 	HloModule *m;
 	int rc = read_file(o->input, &in);
 
+	if (o->run.run && !o->run.interpret) {
+		buf_free(&in);
+		return usage_error("%s", "an .hlo input runs in interpret mode "
+		    "only (--interpret --run)");
+	}
 	if (o->emit != EMIT_HLO && o->emit != EMIT_SYNTAX && !o->run.run) {
 		buf_free(&in);
 		return usage_error("an .hlo input takes -fsyntax-only, "

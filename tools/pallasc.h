@@ -10,9 +10,10 @@
 #include "dsl/sema/checked.h"
 #include "graph/graph.h"
 
-/* --interpret --run and its options. */
+/* --run (compiled, on the simulator), --interpret --run, and options. */
 typedef struct RunOpts {
-	int interpret, run;	/* both are needed to run */
+	int interpret, run;	/* --run alone: compiled and simulated */
+	const char *trace;	/* --trace FILE: Chrome trace of a compiled run */
 	const char *entry;	/* --entry: the export to run */
 	const char *fill;	/* --input: "random:0" unless given */
 	VEC(const char *) file;	/* --input-file NAME=PATH */
@@ -37,12 +38,21 @@ int run_flag(RunOpts *r, Arena *a, int argc, char **argv, int *i);
 int run_check_opts(const RunOpts *r);
 
 /*
- * Runs the chosen export of a checked module in interpret mode; prints
- * checksums to out or saves .npy files.  Returns an exit status
+ * Runs the chosen export of a checked module, in interpret mode or
+ * compiled on the simulator; prints checksums to out or saves .npy files.  Returns an exit status
  * (EXIT_USER after reporting through d or on stderr).
  */
 int run_module(const RunOpts *r, const CheckedModule *m, Diag *d,
     Buf *out);
+
+/*
+ * pallasc-sim.c: compiles export 'name' of m (a kernel) alone, runs it on
+ * the simulator with b[0 .. n) as its operands (inputs filled, outputs
+ * overwritten) and appends its counters to stats.  0, or -1 after
+ * reporting through d or on stderr.
+ */
+int sim_kernel(const RunOpts *r, const CheckedModule *m, const char *name,
+    InterpBuf *b, int n, Diag *d, Buf *stats);
 
 /*
  * The SMEM tables of kernel k that --smem files and --splash-causal

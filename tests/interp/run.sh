@@ -58,14 +58,33 @@ status=$?
 grep -q "error: output 'y' revisits block (0, 0)" "$tmp/err" ||
 	bad "revisit: $(cat "$tmp/err")"
 
-# 5. Usage errors exit 2; bad files exit 1.
+# 5. Compiled runs (--run without --interpret): the same matmul on the
+# simulator, inputs from the same .npy files, checked the same way; the
+# counters follow the outputs.  A func is not compiled: exit 1.
+mkdir "$tmp/c" || exit 99
+"$PALLASC" --run "$top_srcdir/tests/interp/matmul_small.pk" \
+	--entry matmul_f32_small --input-file x="$tmp/x.npy" \
+	--input-file=y="$tmp/y.npy" --save-dir "$tmp/c" \
+	--trace "$tmp/c/trace.json" >"$tmp/out" 2>&1 ||
+	bad "compiled matmul_f32_small: exit status $?: $(cat "$tmp/out")"
+cp "$tmp/x.npy" "$tmp/y.npy" "$tmp/c/" || exit 99
+"$check" matmul "$tmp/c" 1e-6 || bad "compiled matmul_f32_small: wrong result"
+grep -q "^simulated v4: [0-9]* cycles" "$tmp/out" ||
+	bad "compiled matmul: no counters: $(cat "$tmp/out")"
+grep -q '"traceEvents"' "$tmp/c/trace.json" || bad "compiled matmul: no trace"
+"$PALLASC" --run "$top_srcdir/tests/interp/toy.pk" >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q "runs in interpret mode only" "$tmp/err" ||
+	bad "compiled func: $(cat "$tmp/err")"
+
+# 6. Usage errors exit 2; bad files exit 1.
 toy=$top_srcdir/tests/interp/toy.pk
 usage() {
 	"$PALLASC" "$@" "$toy" >/dev/null 2>&1
 	status=$?
 	[ $status -eq 2 ] || bad "'$*': exit status $status, expected 2"
 }
-usage --run
+usage --trace t.json
+usage --interpret --run --trace t.json
 usage --interpret
 usage --entry toy
 usage --interpret --run --input=gauss

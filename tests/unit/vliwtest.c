@@ -1,0 +1,209 @@
+/*
+ * vliwtest.c - the backend tests' shared harness (vliwtest.h).
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/unit/vliwtest.h"
+
+static TokKind
+pp_source(void *pp, Token *t)
+{
+	return pp_next(pp, t);
+}
+
+int
+vt_compile(VtUnit *u, const char *src, const char *preset)
+{
+	const MachPreset *mp = mach_preset(preset);
+	TModule *tm;
+	Ast *ast;
+	int rc = 0;
+
+	memset(u, 0, sizeof *u);
+	ck_assert_ptr_nonnull(mp);
+	srcmgr_init(&u->sm);
+	strtab_init(&u->strs, &u->a);
+	u->out = open_memstream(&u->text, &u->len);
+	diag_init(&u->d, &u->sm, u->out);
+	u->pp = pp_new(&u->d, &u->strs, &u->a);
+	sema_predefine(u->pp, mp);	/* as pallasc does */
+	ck_assert_int_eq(pp_push_text(u->pp, "<test>", src, strlen(src)), 0);
+	ast = parse_module(pp_source, u->pp, &u->d, &u->a);
+	u->cm = sema_check(ast, mp, &u->d, &u->a);
+	if (u->d.nerror || mosaic_lower(u->cm, mp, &u->d, &u->a, &tm) ||
+	    vliw_compile(tm, mp, &u->d, &u->a, &u->prog))
+		rc = -1;
+	fflush(u->out);
+	return rc;
+}
+
+void
+vt_free(VtUnit *u)
+{
+	mach_program_free(u->prog);
+	pp_free(u->pp);
+	fclose(u->out);
+	free(u->text);
+	strtab_free(&u->strs);
+	srcmgr_free(&u->sm);
+	arena_free(&u->a);
+}
+
+uint64_t
+vt_run(VtUnit *u, const char *entry, void *const *bufs, size_t n,
+    PallasStats *st)
+{
+	PallasDevice *dev;
+	PallasProgram *pg;
+	PallasStats s;
+	PallasTrap tr;
+	void *img;
+	size_t len;
+	char err[256];
+	int rc;
+
+	ck_assert_int_eq(mach_image_write(u->prog, &img, &len, err,
+	    sizeof err), MACH_OK);
+	ck_assert_int_eq(pallas_device_open(u->prog->preset, &dev), PALLAS_OK);
+	pallas_device_set_poison(dev, PALLAS_POISON_NAN);
+	ck_assert_msg(pallas_program_load(dev, img, len, &pg) == PALLAS_OK,
+	    "%s", pallas_last_error(dev));
+	rc = pallas_call(dev, pg, entry, bufs, n);
+	pallas_last_trap(dev, &tr);
+	ck_assert_msg(rc == PALLAS_OK, "%s on %s: %s: %s", entry,
+	    u->prog->preset, pallas_last_error(dev), tr.message);
+	pallas_last_stats(dev, &s);
+	if (st)
+		*st = s;
+	pallas_program_free(pg);
+	pallas_device_close(dev);
+	free(img);
+	return s.c.cycles;
+}
+
+void
+vt_roundtrip(const VtUnit *u)
+{
+	MachProgram *q;
+	char *text, err[2048];
+	size_t len;
+	uint32_t i;
+
+	ck_assert_int_eq(mach_disasm(u->prog, &text, &len), MACH_OK);
+	ck_assert_msg(mach_asm("<S>", text, len, NULL, &q, err, sizeof err) ==
+	    MACH_OK, "%s", err);
+	ck_assert_int_eq(q->nbundle, u->prog->nbundle);
+	ck_assert_int_eq(q->nins, u->prog->nins);
+	for (i = 0; i < q->nins; i++) {
+		const MachIns *x = &q->ins[i], *y = &u->prog->ins[i];
+		ck_assert_msg(x->op == y->op && x->guard == y->guard &&
+		    x->gneg == y->gneg && x->d == y->d && x->a == y->a &&
+		    x->b == y->b && x->c == y->c && x->x == y->x &&
+		    x->imm == y->imm, "ins %u (%s) differs after -S",
+		    i, mach_opinfo[y->op].name);
+	}
+	ck_assert_int_eq(q->nentry, u->prog->nentry);
+	ck_assert_int_eq(q->nopnd, u->prog->nopnd);
+	free(text);
+	mach_program_free(q);
+}
+
+static const CKernel *
+kernel_of(const VtUnit *u, const char *entry)
+{
+	int i;
+
+	for (i = 0; i < u->cm->nexport; i++)
+		if (strcmp(u->cm->exp[i].cname, entry) == 0 &&
+		    u->cm->exp[i].kernel)
+			return u->cm->exp[i].kernel;
+	ck_abort_msg("no kernel export '%s'", entry);
+	return NULL;
+}
+
+/* The largest relative difference of output a (simulated) against b. */
+static double
+compare(const InterpBuf *a, const InterpBuf *b, double tol, const char *what)
+{
+	int64_t i, n = shape_numel(&b->shape);
+	double worst = 0;
+
+	for (i = 0; i < n; i++) {
+		double x = interp_buf_get(a, i), y = interp_buf_get(b, i);
+		double e = fabs(x - y) / (1 + fabs(y));
+		ck_assert_msg(!isnan(x) && (x == y || e <= tol), "%s: %s[%lld] "
+		    "= %.9g on the simulator, %.9g in interpret mode", what,
+		    b->name, (long long)i, x, y);
+		if (e > worst)
+			worst = e;
+	}
+	return worst;
+}
+
+void
+vt_check(const char *src, const char *preset, const char *entry,
+    const VtOpts *o, VtResult *res)
+{
+	static const VtOpts none;
+	VtUnit u;
+	const CKernel *k;
+	InterpBuf *ref, *sim;
+	void **bufs;
+	char what[128];
+	VtResult r;
+	int i;
+
+	o = o ? o : &none;
+	memset(&r, 0, sizeof r);
+	ck_assert_msg(vt_compile(&u, src, preset) == 0, "%s on %s: %s", entry,
+	    preset, u.text);
+	k = kernel_of(&u, entry);
+	ref = xcalloc((size_t)k->nop + 1, sizeof *ref);
+	sim = xcalloc((size_t)k->nop + 1, sizeof *sim);
+	bufs = xcalloc((size_t)k->nop + 1, sizeof *bufs);
+	for (i = 0; i < k->nop; i++) {
+		const COperand *op = &k->op[i];
+		interp_buf_alloc(&ref[i], op->name, op->dtype, &op->shape);
+		if (op->role == ROLE_IN)
+			interp_fill(&ref[i], INTERP_RANDOM, o->seed * 1000 +
+			    (uint64_t)i);
+	}
+	if (o->tables)
+		o->tables(k, ref, o->arg);
+	for (i = 0; i < k->nop; i++) {
+		size_t bytes = (size_t)shape_numel(&ref[i].shape) *
+		    (size_t)interp_elem_size(ref[i].dtype);
+		interp_buf_alloc(&sim[i], ref[i].name, ref[i].dtype,
+		    &ref[i].shape);
+		memcpy(sim[i].data, ref[i].data, bytes);
+		bufs[i] = sim[i].data;
+	}
+	ck_assert_msg(interp_kernel(k, ref, k->nop, NULL, &u.d) == 0,
+	    "%s in interpret mode: %s", entry, (fflush(u.out), u.text));
+	vt_run(&u, entry, bufs, (size_t)k->nop, &r.st);
+	snprintf(what, sizeof what, "%s on %s", entry, preset);
+	for (i = 0; i < k->nop; i++)
+		if (k->op[i].role == ROLE_OUT) {
+			double e = compare(&sim[i], &ref[i], o->tol, what);
+			if (e > r.max_err)
+				r.max_err = e;
+		}
+	vt_roundtrip(&u);
+	r.nbundle = u.prog->nbundle;
+	printf("%s: %llu cycles, %u bundles, max error %.3g\n", what,
+	    (unsigned long long)r.st.c.cycles, r.nbundle, r.max_err);
+	if (res)
+		*res = r;
+	for (i = 0; i < k->nop; i++) {
+		interp_buf_free(&ref[i]);
+		interp_buf_free(&sim[i]);
+	}
+	free(ref);
+	free(sim);
+	free(bufs);
+	vt_free(&u);
+}

@@ -1,0 +1,131 @@
+/*
+ * pallasc-sim.c - the driver's compiled runs: pallasc --run without
+ * --interpret.  The chosen kernel export goes through the whole backend
+ * (Mosaic, VLIW) to a program image, which runs on the simulated machine
+ * of the preset, every check on and memory poisoned, with the inputs
+ * interpret mode would make; its outputs come back in the host buffers
+ * and the run's counters (cycles, MXU utilisation, HBM bytes) follow.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/mosaic/mosaic.h"
+#include "backend/vliw/vliw.h"
+#include "pallas/runtime.h"
+#include "tools/pallasc.h"
+
+/* The program of export 'name' alone (the others are not compiled). */
+static MachProgram *
+compile_one(const CheckedModule *m, const char *name, Diag *d, Arena *a)
+{
+	TModule *tm, one = { 0 };
+	MachProgram *p = NULL;
+	CheckedModule sub = *m;
+	int i;
+
+	for (i = 0; i < m->nexport; i++)
+		if (strcmp(m->exp[i].cname, name) == 0)
+			break;
+	sub.exp = m->exp + i;
+	sub.nexport = 1;
+	if (mosaic_lower(&sub, m->preset, d, a, &tm))
+		return NULL;
+	one = *tm;
+	if (vliw_compile(&one, m->preset, d, a, &p))
+		return NULL;
+	return p;
+}
+
+/* One line of headline figures, then the runtime's summary. */
+static void
+print_stats(Buf *out, const MachPreset *mp, const PallasStats *st)
+{
+	char text[4096];
+	const PallasCounters *c = &st->c;
+	double util = c->cycles && mp->nmxu ? 100.0 *
+	    (double)c->mxu_busy_cycles / ((double)c->cycles * mp->nmxu) : 0;
+
+	buf_printf(out, "simulated %s: %llu cycles (%llu stalled in waits), "
+	    "%llu bundles issued; MXU utilisation %.1f%%; HBM %llu bytes "
+	    "read, %llu written\n", mp->name, (unsigned long long)c->cycles,
+	    (unsigned long long)c->stall_cycles,
+	    (unsigned long long)c->bundles, util,
+	    (unsigned long long)c->hbm_read_bytes,
+	    (unsigned long long)c->hbm_write_bytes);
+	if (c->mxu_flops) {
+		double peak = (double)mp->nmxu * (double)mp->mxu_dim *
+		    (double)mp->mxu_dim * (mp->mxu_rows_per_cycle > 0 ?
+		    mp->mxu_rows_per_cycle : 1) * 2.0;
+		buf_printf(out, "MXU: %llu flops, %.1f%% of the preset's peak "
+		    "(%.0f flops a cycle)\n", (unsigned long long)c->mxu_flops,
+		    100.0 * (double)c->mxu_flops / (peak * (double)c->cycles),
+		    peak);
+	}
+	pallas_stats_format(st, text, sizeof text);
+	buf_puts(out, text);
+}
+
+/* Runs prog's entry on a fresh device; 0, or -1 after a message. */
+static int
+simulate(const RunOpts *r, const MachProgram *prog, const char *entry,
+    InterpBuf *b, int n, Buf *stats)
+{
+	PallasDevice *dev = NULL;
+	PallasProgram *pg = NULL;
+	PallasStats st;
+	PallasTrap tr;
+	void *img = NULL, **bufs = xcalloc((size_t)n + 1, sizeof *bufs);
+	size_t len;
+	char err[512];
+	int i, rc = -1;
+
+	for (i = 0; i < n; i++)
+		bufs[i] = b[i].data;
+	if (mach_image_write(prog, &img, &len, err, sizeof err) != MACH_OK) {
+		fprintf(stderr, "pallasc: error: %s\n", err);
+		goto out;
+	}
+	if (pallas_device_open(prog->preset, &dev) != PALLAS_OK) {
+		fprintf(stderr, "pallasc: error: cannot open a '%s' device\n",
+		    prog->preset);
+		goto out;
+	}
+	pallas_device_set_poison(dev, PALLAS_POISON_NAN);
+	if (r->trace)
+		pallas_device_set_trace(dev, r->trace);
+	if (pallas_program_load(dev, img, len, &pg) != PALLAS_OK) {
+		fprintf(stderr, "pallasc: error: %s\n", pallas_last_error(dev));
+		goto out;
+	}
+	if (pallas_call(dev, pg, entry, bufs, (size_t)n) != PALLAS_OK) {
+		pallas_last_trap(dev, &tr);
+		fprintf(stderr, "pallasc: error: %s: %s\n", entry,
+		    tr.kind != PALLAS_TRAP_NONE ? tr.message :
+		    pallas_last_error(dev));
+		goto out;
+	}
+	pallas_last_stats(dev, &st);
+	print_stats(stats, prog->mp, &st);
+	rc = 0;
+out:
+	pallas_program_free(pg);
+	pallas_device_close(dev);
+	free(img);
+	free(bufs);
+	return rc;
+}
+
+int
+sim_kernel(const RunOpts *r, const CheckedModule *m, const char *name,
+    InterpBuf *b, int n, Diag *d, Buf *stats)
+{
+	Arena a = { 0 };
+	MachProgram *p;
+	int rc = -1;
+
+	if ((p = compile_one(m, name, d, &a)) != NULL)
+		rc = simulate(r, p, name, b, n, stats);
+	mach_program_free(p);
+	arena_free(&a);
+	return rc;
+}
