@@ -738,6 +738,8 @@ pallas_stats_format(const PallasStats *st, char *buf, size_t len)
 	    (unsigned long long)st->vmem_high_water,
 	    (unsigned long long)st->smem_high_water);
 	for (i = 0; i < st->nregion; i++) {
+		if (!st->region[i].entries)	/* another entry's region */
+			continue;
 		add(buf, len, &k, "  region '%s' x%llu:\n", st->region[i].name,
 		    (unsigned long long)st->region[i].entries);
 		format_counters(buf, len, &k, &st->region[i].c, "    ");

@@ -38,18 +38,20 @@ compile_one(const CheckedModule *m, const char *name, Diag *d, Arena *a)
 
 /* One line of headline figures, then the runtime's summary. */
 static void
-print_stats(Buf *out, const MachPreset *mp, const PallasStats *st)
+print_stats(Buf *out, const MachProgram *p, const PallasStats *st)
 {
+	const MachPreset *mp = p->mp;
 	char text[4096];
 	const PallasCounters *c = &st->c;
 	double util = c->cycles && mp->nmxu ? 100.0 *
 	    (double)c->mxu_busy_cycles / ((double)c->cycles * mp->nmxu) : 0;
 
 	buf_printf(out, "simulated %s: %llu cycles (%llu stalled in waits), "
-	    "%llu bundles issued; MXU utilisation %.1f%%; HBM %llu bytes "
-	    "read, %llu written\n", mp->name, (unsigned long long)c->cycles,
+	    "%llu bundles issued of %u in the program; MXU utilisation "
+	    "%.1f%%; HBM %llu bytes read, %llu written\n", mp->name,
+	    (unsigned long long)c->cycles,
 	    (unsigned long long)c->stall_cycles,
-	    (unsigned long long)c->bundles, util,
+	    (unsigned long long)c->bundles, p->nbundle, util,
 	    (unsigned long long)c->hbm_read_bytes,
 	    (unsigned long long)c->hbm_write_bytes);
 	if (c->mxu_flops) {
@@ -105,7 +107,7 @@ simulate(const RunOpts *r, const MachProgram *prog, const char *entry,
 		goto out;
 	}
 	pallas_last_stats(dev, &st);
-	print_stats(stats, prog->mp, &st);
+	print_stats(stats, prog, &st);
 	rc = 0;
 out:
 	pallas_program_free(pg);
