@@ -15,11 +15,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dsl/dsl.h"
-#include "backend/vliw/vliw.h"
-#include "pallas/runtime.h"
+#include "tests/unit/vliwtest.h"
 
 /* ------------------------------------------------------------ helpers */
+
+/* Runs the first entry of a hand-built program; returns the cycles. */
+static uint64_t
+run_prog(MachProgram *p)
+{
+	VtUnit u;
+	uint64_t c;
+
+	memset(&u, 0, sizeof u);
+	u.prog = p;
+	c = vt_run(&u, p->nentry ? mach_program_strat(p, p->entry[0].name) :
+	    "", NULL, 0, NULL);
+	return c;
+}
 
 static int
 lat_of(const MachPreset *mp, const LIns *in)
@@ -228,7 +240,6 @@ find(const LFunc *f, int b, int op, int32_t imm)
 	return NULL;
 }
 
-static uint64_t run_prog(MachProgram *p, const char *preset);
 
 /*
  * A loop whose body ends in three loads (one VLD slot: the third issues
@@ -302,7 +313,7 @@ START_TEST(sched_latency_across_back_edge)
 	   drained before its branch would take 8 * 4) */
 	ck_assert_int_eq(f->blk.v[0].nbundle, 5);
 	ck_assert_int_eq(f->blk.v[out].nbundle, 2);
-	ck_assert_int_eq(run_prog(prog, "small"), 5 + 8 * 3 +
+	ck_assert_int_eq(run_prog(prog), 5 + 8 * 3 +
 	    7 * mp->lat[LAT_BRANCH] + 2);
 	mach_program_free(prog);
 	arena_free(&a);
@@ -439,151 +450,13 @@ START_TEST(regalloc_reschedules_in_order)
 	}
 	fs[0] = f;
 	ck_assert_int_eq(vliw_emit(fs, 1, mp, NULL, &d, &prog), 0);
-	ck_assert_int_gt(run_prog(prog, "small"), 20);
+	ck_assert_int_gt(run_prog(prog), 20);
 	mach_program_free(prog);
 	arena_free(&a);
 }
 END_TEST
 
 /* ------------------------------------------------------------ end to end */
-
-typedef struct Fx {
-	Arena a;
-	SrcMgr sm;
-	Strtab strs;
-	Diag d;
-	PP *pp;
-	char *text;
-	size_t len;
-	FILE *out;
-	MachProgram *prog;
-} Fx;
-
-static TokKind
-pp_source(void *pp, Token *t)
-{
-	return pp_next(pp, t);
-}
-
-/* Compiles text for preset to a program (f->prog); 0, or -1 with the
-   diagnostics in f->text. */
-static int
-compile(Fx *f, const char *text, const char *preset)
-{
-	const MachPreset *mp = mach_preset(preset);
-	CheckedModule *cm;
-	TModule *tm;
-	Ast *ast;
-
-	memset(f, 0, sizeof *f);
-	srcmgr_init(&f->sm);
-	strtab_init(&f->strs, &f->a);
-	f->out = open_memstream(&f->text, &f->len);
-	diag_init(&f->d, &f->sm, f->out);
-	f->pp = pp_new(&f->d, &f->strs, &f->a);
-	sema_predefine(f->pp, mp);	/* as pallasc does */
-	ck_assert_int_eq(pp_push_text(f->pp, "<test>", text, strlen(text)), 0);
-	ast = parse_module(pp_source, f->pp, &f->d, &f->a);
-	cm = sema_check(ast, mp, &f->d, &f->a);
-	if (f->d.nerror || mosaic_lower(cm, mp, &f->d, &f->a, &tm) ||
-	    vliw_compile(tm, mp, &f->d, &f->a, &f->prog)) {
-		fflush(f->out);
-		return -1;
-	}
-	fflush(f->out);
-	return 0;
-}
-
-static void
-fx_free(Fx *f)
-{
-	mach_program_free(f->prog);
-	pp_free(f->pp);
-	fclose(f->out);
-	free(f->text);
-	strtab_free(&f->strs);
-	srcmgr_free(&f->sm);
-	arena_free(&f->a);
-}
-
-/* Runs entry of f->prog on a fresh device; returns the cycles. */
-static uint64_t
-run(Fx *f, const char *preset, const char *entry, void *const *bufs,
-    size_t n)
-{
-	PallasDevice *dev;
-	PallasProgram *pg;
-	PallasStats st;
-	PallasTrap tr;
-	void *img;
-	size_t len;
-	char err[256];
-	int rc;
-
-	ck_assert_int_eq(mach_image_write(f->prog, &img, &len, err,
-	    sizeof err), MACH_OK);
-	ck_assert_int_eq(pallas_device_open(preset, &dev), PALLAS_OK);
-	pallas_device_set_poison(dev, PALLAS_POISON_NAN);
-	ck_assert_msg(pallas_program_load(dev, img, len, &pg) == PALLAS_OK,
-	    "%s", pallas_last_error(dev));
-	rc = pallas_call(dev, pg, entry, bufs, n);
-	pallas_last_trap(dev, &tr);
-	ck_assert_msg(rc == PALLAS_OK, "%s: %s", pallas_last_error(dev),
-	    tr.message);
-	pallas_last_stats(dev, &st);
-	pallas_program_free(pg);
-	pallas_device_close(dev);
-	free(img);
-	return st.c.cycles;
-}
-
-static uint64_t
-run_prog(MachProgram *p, const char *preset)
-{
-	Fx f;
-
-	memset(&f, 0, sizeof f);
-	f.prog = p;
-	return run(&f, preset, p->nentry ? mach_program_strat(p,
-	    p->entry[0].name) : "", NULL, 0);
-}
-
-/* -S text re-assembles to the same program image. */
-static void
-check_roundtrip(Fx *f)
-{
-	MachProgram *q;
-	char *text, err[2048];
-	size_t len, l1, l2;
-	void *i1, *i2;
-	uint32_t i;
-
-	ck_assert_int_eq(mach_disasm(f->prog, &text, &len), MACH_OK);
-	ck_assert_msg(mach_asm("<S>", text, len, NULL, &q, err, sizeof err) ==
-	    MACH_OK, "%s", err);
-	ck_assert_int_eq(q->nbundle, f->prog->nbundle);
-	ck_assert_int_eq(q->nins, f->prog->nins);
-	for (i = 0; i < q->nins; i++) {
-		const MachIns *x = &q->ins[i], *y = &f->prog->ins[i];
-		ck_assert_msg(x->op == y->op && x->guard == y->guard &&
-		    x->gneg == y->gneg && x->d == y->d && x->a == y->a &&
-		    x->b == y->b && x->c == y->c && x->x == y->x &&
-		    x->imm == y->imm, "ins %u (%s) differs after -S: imm %d/%d "
-		    "x %u/%u", i, mach_opinfo[y->op].name, x->imm, y->imm, x->x,
-		    y->x);
-	}
-	ck_assert_int_eq(mach_image_write(f->prog, &i1, &l1, err, sizeof err),
-	    MACH_OK);
-	ck_assert_int_eq(mach_image_write(q, &i2, &l2, err, sizeof err),
-	    MACH_OK);
-	/* the same code, entries and operands; the string table may differ */
-	ck_assert_int_eq(q->nentry, f->prog->nentry);
-	ck_assert_int_eq(q->nopnd, f->prog->nopnd);
-	free(i1);
-	free(i2);
-	free(text);
-	mach_program_free(q);
-}
 
 static const char axpb_src[] =
 "kernel axpb(x: f32[64, 128], out y: f32[64, 128])\n"
@@ -652,15 +525,15 @@ e2e_unary(const char *src, const char *name, int64_t n, int which)
 	size_t k;
 
 	for (k = 0; k < countof(presets); k++) {
-		Fx f;
+		VtUnit f;
 		float *x = fill(n, 1), *y = xcalloc((size_t)n, sizeof *y);
 		void *b[2] = { x, y };
 		uint64_t cyc;
 		int64_t i;
 
-		ck_assert_msg(compile(&f, src, presets[k]) == 0, "%s: %s",
+		ck_assert_msg(vt_compile(&f, src, presets[k]) == 0, "%s: %s",
 		    presets[k], f.text);
-		cyc = run(&f, presets[k], name, b, 2);
+		cyc = vt_run(&f, name, b, 2, NULL);
 		for (i = 0; i < n; i++) {
 			float s = x[i] * 2.0f - 1.0f;
 			float want = which == 0 ? x[i] * 2.0f + 1.0f :
@@ -670,10 +543,10 @@ e2e_unary(const char *src, const char *name, int64_t n, int which)
 			ck_assert_msg(y[i] == want, "%s %s: y[%lld] = %g, want "
 			    "%g", name, presets[k], (long long)i, y[i], want);
 		}
-		check_roundtrip(&f);
+		vt_roundtrip(&f);
 		printf("check_vliw: %s on %s: %llu cycles, %u bundles\n", name,
 		    presets[k], (unsigned long long)cyc, f.prog->nbundle);
-		fx_free(&f);
+		vt_free(&f);
 		free(x);
 		free(y);
 	}
@@ -709,25 +582,25 @@ START_TEST(e2e_mix)
 	int64_t n = 32 * 128, i;
 
 	for (k = 0; k < countof(presets); k++) {
-		Fx f;
+		VtUnit f;
 		float *x = fill(n, 1), *z = fill(n, 5);
 		float *y = xcalloc((size_t)n, sizeof *y);
 		void *b[3] = { x, z, y };
 		uint64_t cyc;
 
-		ck_assert_msg(compile(&f, mix_src, presets[k]) == 0, "%s: %s",
+		ck_assert_msg(vt_compile(&f, mix_src, presets[k]) == 0, "%s: %s",
 		    presets[k], f.text);
-		cyc = run(&f, presets[k], "mix", b, 3);
+		cyc = vt_run(&f, "mix", b, 3, NULL);
 		for (i = 0; i < n; i++) {
 			float a = x[i] - z[i];
 			float want = a > 0.5f ? a * a : fminf(a, z[i]) + 3.0f;
 			ck_assert_msg(y[i] == want, "mix %s: y[%lld] = %g, want "
 			    "%g", presets[k], (long long)i, y[i], want);
 		}
-		check_roundtrip(&f);
+		vt_roundtrip(&f);
 		printf("check_vliw: mix on %s: %llu cycles, %u bundles\n",
 		    presets[k], (unsigned long long)cyc, f.prog->nbundle);
-		fx_free(&f);
+		vt_free(&f);
 		free(x);
 		free(z);
 		free(y);
@@ -737,50 +610,19 @@ END_TEST
 
 START_TEST(e2e_unsupported_is_reported)
 {
-	Fx f;
+	VtUnit f;
 
-	ck_assert_int_eq(compile(&f,
+	ck_assert_int_eq(vt_compile(&f,
 	    "kernel t(x: f32[8, 128], out y: f32[8, 128])\n"
 	    "{ y[...] = broadcast(x[0:1, :], [8, 128]); }\n"
 	    "export t;\n", "small"), -1);
 	ck_assert_ptr_nonnull(strstr(f.text, "the VLIW backend cannot lower"));
 	ck_assert_ptr_nonnull(strstr(f.text, "kernel 't'"));
-	fx_free(&f);
+	vt_free(&f);
 }
 END_TEST
 
 /* ------------------------------------------------------------ matmul */
-
-/* Runs entry like run() and returns the run's counters. */
-static PallasStats
-run_stats(Fx *f, const char *preset, const char *entry, void *const *bufs,
-    size_t n)
-{
-	PallasDevice *dev;
-	PallasProgram *pg;
-	PallasStats st;
-	PallasTrap tr;
-	void *img;
-	size_t len;
-	char err[256];
-	int rc;
-
-	ck_assert_int_eq(mach_image_write(f->prog, &img, &len, err,
-	    sizeof err), MACH_OK);
-	ck_assert_int_eq(pallas_device_open(preset, &dev), PALLAS_OK);
-	pallas_device_set_poison(dev, PALLAS_POISON_NAN);
-	ck_assert_msg(pallas_program_load(dev, img, len, &pg) == PALLAS_OK,
-	    "%s", pallas_last_error(dev));
-	rc = pallas_call(dev, pg, entry, bufs, n);
-	pallas_last_trap(dev, &tr);
-	ck_assert_msg(rc == PALLAS_OK, "%s: %s: %s", entry,
-	    pallas_last_error(dev), tr.message);
-	pallas_last_stats(dev, &st);
-	pallas_program_free(pg);
-	pallas_device_close(dev);
-	free(img);
-	return st;
-}
 
 /* f rounded to bf16 (nearest even), as the MXU's default precision does. */
 static double
@@ -819,7 +661,7 @@ static void
 e2e_mm(const char *src, const char *preset, const char *entry, int64_t M,
     int64_t N, int64_t K, int tb, int bf, double tol)
 {
-	Fx f;
+	VtUnit f;
 	float *x = fill(M * K, 1), *y = fill(K * N, 7);
 	float *z = xcalloc((size_t)(M * N), sizeof *z);
 	void *b[3] = { x, y, z };
@@ -828,14 +670,14 @@ e2e_mm(const char *src, const char *preset, const char *entry, int64_t M,
 	int64_t i, j, k;
 	float *xr = NULL, *yr = NULL;
 
-	ck_assert_msg(compile(&f, src, preset) == 0, "%s: %s", preset, f.text);
+	ck_assert_msg(vt_compile(&f, src, preset) == 0, "%s: %s", preset, f.text);
 	if (bf == 2) {
 		xr = fill(M * K, 1);
 		yr = fill(K * N, 7);
 		to_bf16(x, M * K);
 		to_bf16(y, K * N);
 	}
-	st = run_stats(&f, preset, entry, b, 3);
+	vt_run(&f, entry, b, 3, &st);
 	if (bf == 2) {
 		free(x);
 		free(y);
@@ -860,7 +702,7 @@ e2e_mm(const char *src, const char *preset, const char *entry, int64_t M,
 			    entry, preset, (long long)i, (long long)j,
 			    z[i * N + j], want);
 		}
-	check_roundtrip(&f);
+	vt_roundtrip(&f);
 	printf("check_vliw: %s on %s (%lldx%lldx%lld): %llu cycles, %u "
 	    "bundles, mxu busy %llu cycles (%.1f%% of %d MXUs)\n", entry,
 	    preset, (long long)M, (long long)N, (long long)K,
@@ -868,7 +710,7 @@ e2e_mm(const char *src, const char *preset, const char *entry, int64_t M,
 	    (unsigned long long)st.c.mxu_busy_cycles,
 	    100.0 * (double)st.c.mxu_busy_cycles / ((double)st.c.cycles *
 	    mp->nmxu), mp->nmxu);
-	fx_free(&f);
+	vt_free(&f);
 	free(x);
 	free(y);
 	free(z);
