@@ -438,17 +438,29 @@ int mach_disasm(const MachProgram *p, char **text, size_t *len);
  * aligned byte address named by dma.start.  Element (i3, i2, i1, i0) moves
  * from src + i3*ss[3] + i2*ss[2] + i1*ss[1] + i0*esize to the same offsets
  * with ds[] at dst; dim 0 is contiguous.  Unused dims have count 1.
+ *
+ * Packed mode (MACH_DMA_PACKED in the control word; esize 2, a VMEM
+ * side): every VMEM side is packed bf16 tiles of 2S rows by L columns
+ * held in S x L words, row i of a tile in the low half of word row i,
+ * row S + i in the high half.  There i1 is a row and i0 a column: the
+ * element lives in the word at v + i3*vs[3] + i2*vs[2] + (i1 / 2S)*vs[1]
+ * + (i0 / L)*S*L*4 + (i1 % S)*L*4 + (i0 % L)*4, high half when
+ * i1 % 2S >= S; vs[1] is the stride between row tiles.  An HBM side is
+ * as above (row-major rows of i0).
  */
 enum {
 	MACH_DMA_SRC_LO, MACH_DMA_SRC_HI,	/* source byte address */
 	MACH_DMA_DST_LO, MACH_DMA_DST_HI,	/* destination byte address */
-	MACH_DMA_CTRL,		/* dir | ndim << 4 | esize << 8 */
+	MACH_DMA_CTRL,		/* dir | ndim << 4 | esize << 8 | flags */
 	MACH_DMA_COUNT0,	/* elements in dims 0..3: words 5..8 */
 	MACH_DMA_SSTRIDE1 = MACH_DMA_COUNT0 + 4,	/* src strides 1..3 (signed) */
 	MACH_DMA_DSTRIDE1 = MACH_DMA_SSTRIDE1 + 3,	/* dst strides 1..3 (signed) */
 	MACH_DMA_RESERVED = MACH_DMA_DSTRIDE1 + 3,	/* must be 0 */
 	MACH_DMA_WORDS
 };
+
+/* Flags of the control word (the other bits from 16 up must be 0). */
+#define MACH_DMA_PACKED (1u << 16)	/* VMEM sides are packed bf16 tiles */
 
 typedef enum MachDmaDir {
 	MACH_DMA_NONE,		/* invalid: a zeroed descriptor traps */

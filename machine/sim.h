@@ -110,11 +110,15 @@ typedef struct SimXlu {
 	uint64_t busy_until;
 } SimXlu;
 
-/* One side of a DMA: rows of 'row' bytes at base + i3*st[3] + ... */
+/* One side of a DMA: its footprint is n[1] x n[2] x n[3] runs of 'row'
+   bytes at base + i3*st[3] + i2*st[2] + i1*st[1] (for a packed side,
+   one run per row tile: the words its column tiles touch). */
 typedef struct SimSide {
 	int space;		/* SIM_HBM, SIM_VMEM, SIM_SMEM */
+	int packed;		/* packed bf16 tiles (MACH_DMA_PACKED) */
 	uint64_t base;
 	int64_t st[4];		/* st[1..3] byte strides */
+	uint64_t row, n[4];	/* footprint runs (n[0] unused) */
 	uint64_t lo, hi;	/* bounding range */
 	uint8_t *host;		/* host address of base */
 } SimSide;
@@ -123,8 +127,8 @@ enum { SIM_HBM, SIM_VMEM, SIM_SMEM, NSIMSPACE };
 
 typedef struct SimDma {
 	SimSide src, dst;
-	uint64_t row;		/* contiguous bytes per row (dim 0) */
-	uint64_t n[4];		/* counts of dims 0..3 (n[0] unused) */
+	uint64_t row;		/* bytes per row (dim 0) of a row-major side */
+	uint64_t n[4];		/* counts of dims 0..3 */
 	uint64_t bytes;
 	uint64_t issue, start, done, seq;
 	int flag, engine, dir;

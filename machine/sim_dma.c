@@ -9,16 +9,19 @@
  * and the channel is busy until then.  HBM<->VMEM/SMEM transfers share
  * the HBM channel (hbm_bytes_per_cycle); VMEM<->VMEM copies use an
  * on-chip channel of one vreg (S x L x 4 bytes) per cycle.  bytes counts
- * every row (dim 0 run) rounded up to dma_granule bytes.  Data (source
+ * every row (dim 0 run: n0 x esize bytes, the HBM side's contiguous rows
+ * in packed mode too) rounded up to dma_granule bytes.  Data (source
  * read and destination written) moves at completion, then the flag is
- * incremented; a bundle issuing at that cycle sees both.
+ * incremented; a bundle issuing at that cycle sees both.  Row-major
+ * copies move a row per memmove; packed ones an element at a time.
  *
  * Rules (traps): direction 1..5, 1..4 dims, element size 1, 2, 4 or 8,
- * unused dims count 1, the reserved word 0 (bad DMA descriptor);
- * addresses and strides multiples of the element size (misaligned);
- * every byte inside VMEM, SMEM or one HBM buffer (out of bounds); no
- * overlap with an in-flight DMA's destination, nor a write into its
- * source (DMA race).
+ * unused dims count 1, the reserved word 0, control bits from 16 up 0
+ * but MACH_DMA_PACKED, which needs element size 2 and a VMEM side (bad
+ * DMA descriptor); addresses and strides multiples of the element size,
+ * of 4 on a packed side (misaligned); every byte inside VMEM, SMEM or one
+ * HBM buffer (out of bounds); no overlap with an in-flight DMA's
+ * destination, nor a write into its source (DMA race).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -50,22 +53,21 @@ word(const MachSim *m, uint64_t addr, int i)
 	return w;
 }
 
-/* Does [lo, hi) touch a row of side s (counts n)? */
+/* Does [lo, hi) touch a footprint run of side s? */
 static int
-side_hits(const SimSide *s, const uint64_t *n, uint64_t row, uint64_t lo,
-    uint64_t hi)
+side_hits(const SimSide *s, uint64_t lo, uint64_t hi)
 {
 	uint64_t i1, i2, i3;
 	int64_t r;
 
-	if (hi <= s->lo || lo >= s->hi || row == 0)
+	if (hi <= s->lo || lo >= s->hi || s->row == 0)
 		return 0;
-	for (i3 = 0; i3 < n[3]; i3++)
-		for (i2 = 0; i2 < n[2]; i2++)
-			for (i1 = 0; i1 < n[1]; i1++) {
+	for (i3 = 0; i3 < s->n[3]; i3++)
+		for (i2 = 0; i2 < s->n[2]; i2++)
+			for (i1 = 0; i1 < s->n[1]; i1++) {
 				r = (int64_t)s->base + (int64_t)i3 * s->st[3] +
 				    (int64_t)i2 * s->st[2] + (int64_t)i1 * s->st[1];
-				if ((int64_t)lo < r + (int64_t)row &&
+				if ((int64_t)lo < r + (int64_t)s->row &&
 				    r < (int64_t)hi)
 					return 1;
 			}
@@ -92,33 +94,36 @@ mach_dma_race(MachSim *m, uint32_t b, const SimIns *in, int space,
 	for (i = 0; i < m->ndma; i++) {
 		const SimDma *d = &m->dma[i];
 
-		if (d->dst.space == space && side_hits(&d->dst, d->n, d->row,
-		    addr, addr + len))
+		if (d->dst.space == space && side_hits(&d->dst, addr,
+		    addr + len))
 			return race(m, b, in, d, space, addr, addr + len,
 			    "destination");
 		if (writing && d->src.space == space && side_hits(&d->src,
-		    d->n, d->row, addr, addr + len))
+		    addr, addr + len))
 			return race(m, b, in, d, space, addr, addr + len,
 			    "source");
 	}
 	return 0;
 }
 
-/* Does any row of side a (of DMA x) hit side 'which' of in-flight DMAs? */
+/* Does any run of side a hit the in-flight DMAs (their sources too
+   when writing)? */
 static int
-dma_vs_inflight(MachSim *m, uint32_t b, const SimIns *in, const SimDma *x,
-    const SimSide *a, int writing)
+dma_vs_inflight(MachSim *m, uint32_t b, const SimIns *in, const SimSide *a,
+    int writing)
 {
 	uint64_t i1, i2, i3;
 	int64_t r;
 
-	for (i3 = 0; i3 < x->n[3]; i3++)
-		for (i2 = 0; i2 < x->n[2]; i2++)
-			for (i1 = 0; i1 < x->n[1]; i1++) {
+	if (a->row == 0)
+		return 0;
+	for (i3 = 0; i3 < a->n[3]; i3++)
+		for (i2 = 0; i2 < a->n[2]; i2++)
+			for (i1 = 0; i1 < a->n[1]; i1++) {
 				r = (int64_t)a->base + (int64_t)i3 * a->st[3] +
 				    (int64_t)i2 * a->st[2] + (int64_t)i1 * a->st[1];
 				if (mach_dma_race(m, b, in, a->space, (uint64_t)r,
-				    x->row, writing))
+				    a->row, writing))
 					return -1;
 			}
 	return 0;
@@ -132,23 +137,54 @@ bad(MachSim *m, uint32_t b, const SimIns *in, uint64_t addr,
 	    "descriptor: %s", why);
 }
 
+/*
+ * The footprint of side s (see SimSide): rows of n0 x esize bytes, or
+ * for a packed side one run per row tile from the first word to the
+ * last word its column tiles touch.
+ */
+static void
+footprint(const MachSim *m, const SimDma *x, SimSide *s)
+{
+	uint64_t S = (uint64_t)m->S, L = (uint64_t)m->L, rows;
+
+	s->n[0] = 1;
+	s->n[2] = x->n[2];
+	s->n[3] = x->n[3];
+	if (!s->packed) {
+		s->row = x->row;
+		s->n[1] = x->n[1];
+		return;
+	}
+	s->n[1] = (x->n[1] + 2 * S - 1) / (2 * S);
+	rows = x->n[1] < S ? x->n[1] : S;
+	s->row = x->n[0] && x->n[1] ? (x->n[0] - 1) / L * S * L * 4 +
+	    (rows - 1) * L * 4 + ((x->n[0] - 1) % L + 1) * 4 : 0;
+}
+
 /* Fills the shape of x from the descriptor at SMEM addr. */
 static int
 parse(MachSim *m, uint32_t b, const SimIns *in, uint64_t addr, SimDma *x,
     uint64_t *esize)
 {
 	uint32_t ctrl = word(m, addr, MACH_DMA_CTRL), c;
-	int ndim, i;
+	int ndim, i, packed;
 
 	x->dir = (int)(ctrl & 15);
 	ndim = (int)(ctrl >> 4 & 15);
 	*esize = ctrl >> 8 & 0xff;
+	packed = (ctrl & MACH_DMA_PACKED) != 0;
 	if (x->dir == MACH_DMA_NONE || x->dir >= NMACHDMADIR)
 		return bad(m, b, in, addr, "bad direction");
-	if (ndim < 1 || ndim > 4 || ctrl >> 16)
+	if (ndim < 1 || ndim > 4 || (ctrl & ~MACH_DMA_PACKED) >> 16)
 		return bad(m, b, in, addr, "bad dimension count or control bits");
 	if (*esize != 1 && *esize != 2 && *esize != 4 && *esize != 8)
 		return bad(m, b, in, addr, "element size is not 1, 2, 4 or 8");
+	if (packed && *esize != 2)
+		return bad(m, b, in, addr, "packed mode with an element size "
+		    "other than 2");
+	if (packed && x->dir != MACH_DMA_HBM_VMEM && x->dir !=
+	    MACH_DMA_VMEM_HBM && x->dir != MACH_DMA_VMEM_VMEM)
+		return bad(m, b, in, addr, "packed mode without a VMEM side");
 	if (word(m, addr, MACH_DMA_RESERVED))
 		return bad(m, b, in, addr, "reserved word is not 0");
 	for (i = 0; i < 4; i++) {
@@ -162,6 +198,8 @@ parse(MachSim *m, uint32_t b, const SimIns *in, uint64_t addr, SimDma *x,
 	x->row = x->n[0] * *esize;
 	x->src.space = srcspace[x->dir];
 	x->dst.space = dstspace[x->dir];
+	x->src.packed = packed && x->src.space == SIM_VMEM;
+	x->dst.packed = packed && x->dst.space == SIM_VMEM;
 	x->src.base = word(m, addr, MACH_DMA_SRC_LO) |
 	    (uint64_t)word(m, addr, MACH_DMA_SRC_HI) << 32;
 	x->dst.base = word(m, addr, MACH_DMA_DST_LO) |
@@ -171,6 +209,8 @@ parse(MachSim *m, uint32_t b, const SimIns *in, uint64_t addr, SimDma *x,
 		x->src.st[i] = (int32_t)word(m, addr, MACH_DMA_SSTRIDE1 + i - 1);
 		x->dst.st[i] = (int32_t)word(m, addr, MACH_DMA_DSTRIDE1 + i - 1);
 	}
+	footprint(m, x, &x->src);
+	footprint(m, x, &x->dst);
 	return 0;
 }
 
@@ -180,17 +220,18 @@ place(MachSim *m, uint32_t b, const SimIns *in, SimDma *x, SimSide *s,
     uint64_t esize)
 {
 	int64_t lo = 0, hi, off;
-	uint64_t limit;
+	uint64_t limit, al = s->packed ? 4 : esize;
 	int i;
 
-	if (s->base % esize || s->st[1] % (int64_t)esize ||
-	    s->st[2] % (int64_t)esize || s->st[3] % (int64_t)esize)
+	if (s->base % al || s->st[1] % (int64_t)al ||
+	    s->st[2] % (int64_t)al || s->st[3] % (int64_t)al)
 		return mach_trap(m, PALLAS_TRAP_ALIGN, b, in, s->space, s->base,
-		    "DMA %s address or stride is not a multiple of the element "
-		    "size %llu", dirname[x->dir], (unsigned long long)esize);
-	hi = (int64_t)x->row;
+		    "DMA %s address or stride is not a multiple of %s %llu",
+		    dirname[x->dir], s->packed ? "the packed word size" :
+		    "the element size", (unsigned long long)al);
+	hi = (int64_t)s->row;
 	for (i = 1; i < 4; i++) {
-		off = (int64_t)(x->n[i] ? x->n[i] - 1 : 0) * s->st[i];
+		off = (int64_t)(s->n[i] ? s->n[i] - 1 : 0) * s->st[i];
 		if (off < 0)
 			lo += off;
 		else
@@ -304,8 +345,8 @@ mach_dma_start(MachSim *m, uint32_t b, const SimIns *in)
 	    place(m, b, in, &x, &x.src, esize) ||
 	    place(m, b, in, &x, &x.dst, esize))
 		return -1;
-	if (m->ndma && (dma_vs_inflight(m, b, in, &x, &x.dst, 1) ||
-	    dma_vs_inflight(m, b, in, &x, &x.src, 0)))
+	if (m->ndma && (dma_vs_inflight(m, b, in, &x.dst, 1) ||
+	    dma_vs_inflight(m, b, in, &x.src, 0)))
 		return -1;
 	x.flag = in->b;
 	x.bundle = b;
@@ -327,12 +368,60 @@ mach_dma_start(MachSim *m, uint32_t b, const SimIns *in)
 	return 0;
 }
 
+/* Byte offset of element (i3, i2, i1, 0) on side s. */
+static int64_t
+row_at(const MachSim *m, const SimSide *s, uint64_t i3, uint64_t i2,
+    uint64_t i1, int lo)
+{
+	uint64_t S = (uint64_t)m->S, L = (uint64_t)m->L;
+	int64_t o = (int64_t)i3 * s->st[3] + (int64_t)i2 * s->st[2];
+
+	if (!s->packed)
+		return o + (int64_t)i1 * s->st[1];
+	return o + (int64_t)(i1 / (2 * S)) * s->st[1] +
+	    (int64_t)(i1 % S * L * 4) + (i1 % (2 * S) >= S ? 2 - lo : lo);
+}
+
+/* A packed copy: per row, per column tile, 2-byte elements. */
+static void
+land_packed(const MachSim *m, const SimDma *x)
+{
+	static const uint16_t one = 1;
+	uint64_t i1, i2, i3, c, j, k, L = (uint64_t)m->L;
+	uint64_t tb = (uint64_t)m->V * 4;
+	int lo = *(const uint8_t *)&one ? 0 : 2;	/* low half's offset */
+	size_t ss = x->src.packed ? 4 : 2, ds = x->dst.packed ? 4 : 2;
+	const uint8_t *sp;
+	uint8_t *dp;
+
+	for (i3 = 0; i3 < x->n[3]; i3++)
+		for (i2 = 0; i2 < x->n[2]; i2++)
+			for (i1 = 0; i1 < x->n[1]; i1++)
+				for (c = 0; c < x->n[0]; c += L) {
+					sp = x->src.host + row_at(m, &x->src,
+					    i3, i2, i1, lo) + (x->src.packed ?
+					    c / L * tb : c * 2);
+					dp = x->dst.host + row_at(m, &x->dst,
+					    i3, i2, i1, lo) + (x->dst.packed ?
+					    c / L * tb : c * 2);
+					k = x->n[0] - c < L ? x->n[0] - c : L;
+					for (j = 0; j < k; j++)
+						memcpy(dp + j * ds, sp + j * ss,
+						    2);
+				}
+}
+
 static void
 land(MachSim *m, const SimDma *x)
 {
 	uint64_t i1, i2, i3;
 	int64_t so, dof;
 
+	if (x->src.packed || x->dst.packed) {
+		land_packed(m, x);
+		m->flag[x->flag]++;
+		return;
+	}
 	for (i3 = 0; i3 < x->n[3]; i3++)
 		for (i2 = 0; i2 < x->n[2]; i2++)
 			for (i1 = 0; i1 < x->n[1]; i1++) {

@@ -1,9 +1,23 @@
 /*
  * isel_dma.c - instruction selection for DMAs and sync flags: the
  * descriptors (static words written once by the prologue, addresses at
- * the site), packed bf16 copies, and flag ops with dynamic indices.
+ * the site), and flag ops with dynamic indices.
+ *
+ * A copy of a view becomes axes (a count and a byte stride per side):
+ * leading dims, tile axes (row and column tiles of tiled VMEM, split the
+ * same way on the other side), in-tile axes, the contiguous run last;
+ * adjacent axes that are contiguous together on both sides merge.  bf16
+ * copies use the packed mode (MACH_DMA_PACKED): columns and rows in dims
+ * 0 and 1, the VMEM side in packed tiles.  The leading dims that do not
+ * fit in the descriptor's 4 dims are iterated statically, one descriptor
+ * each (plan()); every descriptor raises the flag once, and the wait
+ * takes isel_dma_count() of it, which depends only on the view's shape,
+ * so the start and the wait agree whichever side the wait names.
  */
 #include "backend/vliw/isel.h"
+
+#define MAXDESC 64	/* descriptors of one copy */
+#define MAXAXIS (2 * SEMA_MAXRANK + 1)
 
 /* Guarded copies of op for a dynamic flag index: f = id + idx. */
 void
@@ -60,171 +74,345 @@ dstatic(Isel *I, int64_t desc, int w, int64_t v)
 	I->cur = cur;
 }
 
-/* Strides (bytes) of dims 1..3 for side r of a copy (see isel_dma()). */
-static void
-side_strides(Isel *I, const Ref *r, int64_t st[3])
-{
-	int64_t R, C, S = I->mp->sublanes, L = I->mp->lanes;
+/* ------------------------------------------------------------ shapes */
 
-	isel_mat(isel_rbuf(I, r), &R, &C);
-	if (r->space == TS_VMEM) {
-		st[0] = L * 4;
-		st[1] = S * L * 4;
-		st[2] = (C + L - 1) / L * S * L * 4;
-	} else {
-		st[0] = C * 4;
-		st[1] = L * 4;
-		st[2] = S * C * 4;
+/*
+ * Byte stride of buffer dim bd: row-major in HBM and SMEM; in VMEM a
+ * leading dim's, over whole tile grids ((S, L) tiles, (2S, L) packed
+ * bf16 tiles), or the row tiles' of the last-but-one dim.
+ */
+static int64_t
+dim_stride(Isel *I, const TBuf *b, int bd)
+{
+	int64_t R, C, S = I->mp->sublanes, L = I->mp->lanes, st, T;
+	int rank = b->shape.rank, i;
+
+	isel_mat(b, &R, &C);
+	if (b->space != TS_VMEM) {
+		st = b->dtype == DT_BF16 ? 2 : 4;
+		for (i = rank - 1; i > bd; i--)
+			st *= b->shape.d[i];
+		return st;
 	}
+	T = b->dtype == DT_BF16 ? 2 * S : S;
+	st = (C + L - 1) / L * S * L * 4;
+	if (bd == rank - 2)
+		return st;
+	st *= (R + T - 1) / T;
+	for (i = rank - 3; i > bd; i--)
+		st *= b->shape.d[i];
+	return st;
 }
 
-/* Address of side r into words lo (and hi) of the descriptor. */
-static void
-side_addr(Isel *I, const Ref *r, int64_t desc, int wlo, int64_t extra)
+/*
+ * The descriptors of a copy of view r (of dtype dt): *nstat leading view
+ * dims are iterated statically, and the count returned is the product
+ * of their sizes.  Counts the dims the rest may need (a leading dim one,
+ * rows and columns one each or two when above a tile; packed bf16 rows
+ * and columns two in all) and takes outer leading dims until 4 remain.
+ */
+static int64_t
+plan(Isel *I, const Ref *r, DType dt, int *nstat)
 {
-	int64_t imm;
-	int reg = isel_address(I, r, &imm), t, lo, hi;
+	int64_t S = I->mp->sublanes, L = I->mp->lanes, D = 1;
+	int n = r->nvd, k, a = 0;
 
-	imm += extra;
-	if (r->space == TS_HBM) {
-		int src = I->tf->buf.v[r->buf].src;
-		lo = sreg(I);
-		hi = sreg(I);
-		addi(I, OP_SLD, lo, I->zero, 8 * src);
-		addi(I, OP_SLD, hi, I->zero, 8 * src + 4);
-		dword(I, desc, wlo + 1, hi);
-		reg = isel_madd(I, lo, reg, 1);
-	} else
-		dstatic(I, desc, wlo + 1, 0);
-	t = sreg(I);
-	if (reg)
-		addi(I, OP_SADDI, t, reg, imm);
-	else
-		addi(I, OP_SMOVI, t, 0, imm);
-	dword(I, desc, wlo, t);
+	for (k = 0; k < n - 2; k++)
+		a += r->size[k] > 1;
+	if (dt == DT_BF16)
+		a += 2;
+	else {
+		if (n >= 2 && r->size[n - 2] > 1)
+			a += r->size[n - 2] > S ? 2 : 1;
+		a += n >= 1 && r->size[n - 1] > L ? 2 : 1;
+	}
+	*nstat = 0;
+	for (k = 0; k < n - 2 && a > 4; k++)
+		if (r->size[k] > 1) {
+			D *= r->size[k];
+			a--;
+			*nstat = k + 1;
+		}
+	for (k = 0; k < n; k++)
+		if (r->size[k] < 1)
+			return 0;
+	return D;
 }
 
-/* Descriptors of one copy: bf16 copies take one per column tile and
-   half tile (dma_packed), others one. */
+/* Descriptors of one copy whose wait names ref (either side). */
 int64_t
 isel_dma_count(Isel *I, TRef ref)
 {
-	int64_t R, C;
+	const Ref *r = I->val[ref].ref;
+	int ns;
 
-	if (tv(I, ref)->dtype != DT_BF16 || isel_region(I, I->val[ref].ref, &R, &C))
-		return 1;
-	return 2 * (C / I->mp->lanes);
+	return plan(I, r, isel_rbuf(I, r)->dtype, &ns);
 }
 
-/*
- * A bf16 copy [R, C] between row-major HBM and packed VMEM tiles: per
- * column tile and half (rows 0..S-1 or S..2S-1 of each tile, in the low
- * or high halves of the words) one descriptor of 2-byte elements: L
- * columns, S rows, R / 2S row tiles.  Every descriptor raises the flag
- * once; the wait takes isel_dma_count() of it.
- */
-static void
-dma_packed(Isel *I, const TOp *o, int64_t R, int64_t C)
+/* ------------------------------------------------------------ axes */
+
+typedef struct Axis {
+	int64_t n, st[2];	/* count; byte stride on the source, dest */
+} Axis;
+
+/* View dim k of side r: its stride, and for a tiled VMEM row or column
+   dim the tile's extent *T, the tile stride *tst, the start in it *off. */
+static int64_t
+lay(Isel *I, const Ref *r, int k, int64_t *T, int64_t *tst, int64_t *off)
 {
-	const Ref *s = I->val[o->arg[0]].ref, *d = I->val[o->arg[1]].ref;
-	const Ref *side[2] = { s, d };
-	int64_t S = I->mp->sublanes, L = I->mp->lanes, desc, st[2][3];
-	int64_t br, bc, j, h, k;
-	int dir = dma_dir(s->space, d->space), i, w;
+	const TBuf *b = isel_rbuf(I, r);
+	int bd = r->vdim[k], rank = b->shape.rank;
+	int64_t S = I->mp->sublanes, L = I->mp->lanes;
 
-	if ((dir != MACH_DMA_HBM_VMEM && dir != MACH_DMA_VMEM_HBM) ||
-	    R % (2 * S) || C % L)
-		return (void)unsupported(I, "this DMA shape");
-	if (I->desc_base + 64 * (I->ndesc + 2 * C / L) >
-	    (int64_t)I->mp->smem_bytes)
-		return (void)unsupported(I, "more DMA descriptors than SMEM "
-		    "holds");
-	for (w = 0; w < 2; w++) {
-		isel_mat(isel_rbuf(I, side[w]), &br, &bc);
-		if (side[w]->space == TS_VMEM) {
-			st[w][0] = 4;
-			st[w][1] = L * 4;
-			st[w][2] = (bc + L - 1) / L * S * L * 4;
-		} else {
-			st[w][0] = 2;
-			st[w][1] = bc * 2;
-			st[w][2] = 2 * S * bc * 2;
-		}
+	*T = *tst = *off = 0;
+	if (b->space != TS_VMEM || bd < rank - 2)
+		return dim_stride(I, b, bd);
+	*T = bd == rank - 1 ? L : S;
+	*off = r->start[bd] % *T;
+	*tst = bd == rank - 1 ? S * L * 4 : dim_stride(I, b, bd);
+	return bd == rank - 1 ? 4 : L * 4;
+}
+
+/* Drops count-1 axes and merges neighbours contiguous on both sides;
+   returns the new count. */
+static int
+merge(Axis *ax, int na)
+{
+	int i, j, w, ok;
+
+	for (i = j = 0; i < na; i++)
+		if (ax[i].n != 1 || i == na - 1)
+			ax[j++] = ax[i];
+	na = j;
+	for (i = na - 1; i > 0; i--) {
+		for (ok = 1, w = 0; w < 2; w++)
+			ok &= ax[i - 1].st[w] == ax[i].n * ax[i].st[w];
+		if (!ok)
+			continue;
+		ax[i].n *= ax[i - 1].n;
+		for (j = i - 1; j < na - 1; j++)
+			ax[j] = ax[j + 1];
+		na--;
 	}
-	for (j = 0; j < C / L; j++)
-		for (h = 0; h < 2; h++) {
-			desc = I->desc_base + 64 * (int64_t)I->ndesc++;
-			dstatic(I, desc, MACH_DMA_CTRL, dir | 4 << 4 | 2 << 8);
-			dstatic(I, desc, MACH_DMA_COUNT0, 1);
-			dstatic(I, desc, MACH_DMA_COUNT0 + 1, L);
-			dstatic(I, desc, MACH_DMA_COUNT0 + 2, S);
-			dstatic(I, desc, MACH_DMA_COUNT0 + 3, R / (2 * S));
-			for (i = 0; i < 3; i++) {
-				dstatic(I, desc, MACH_DMA_SSTRIDE1 + i, st[0][i]);
-				dstatic(I, desc, MACH_DMA_DSTRIDE1 + i, st[1][i]);
-			}
-			dstatic(I, desc, MACH_DMA_RESERVED, 0);
-			for (w = 0; w < 2; w++) {
-				isel_mat(isel_rbuf(I, side[w]), &br, &bc);
-				k = side[w]->space == TS_VMEM ?
-				    j * S * L * 4 + h * 2 :
-				    j * L * 2 + h * S * bc * 2;
-				side_addr(I, side[w], desc, w ? MACH_DMA_DST_LO :
-				    MACH_DMA_SRC_LO, k);
-			}
-			isel_flag_op(I, o, OP_DMA, I->zero, desc);
-		}
-	if (s->space == TS_HBM)
-		I->role[isel_rbuf(I, s)->src] |= 1;
-	if (d->space == TS_HBM)
-		I->role[isel_rbuf(I, d)->src] |= 2;
+	return na;
 }
 
 /*
- * A copy of the [R, C] region as 4 dims: L (or C) elements, rows of one
- * tile, column tiles, row tiles.  One stride set per side: tiled VMEM or
- * row-major SMEM/HBM.
+ * Axes of a 4-byte copy over view dims ns.. of both sides: outer (leading
+ * dims, tile axes), then in-tile axes, then a unit run if the last is not
+ * contiguous; merged.  The number of axes, or -1 (reported).
+ */
+static int
+plain_axes(Isel *I, const Ref *const *side, int ns, Axis *ax)
+{
+	Axis in[MAXAXIS];
+	int64_t st[2], T[2], tst[2], off[2], n, t;
+	int k, w, na = 0, ni = 0;
+
+	for (k = ns; k < side[0]->nvd; k++) {
+		if ((n = side[0]->size[k]) == 1)
+			continue;
+		for (w = 0; w < 2; w++)
+			st[w] = lay(I, side[w], k, &T[w], &tst[w], &off[w]);
+		if (T[0] && T[1] && T[0] != T[1])
+			return unsupported(I, "this DMA shape");
+		if (!(t = T[0] ? T[0] : T[1])) {
+			ax[na++] = (Axis){ n, { st[0], st[1] } };
+			continue;
+		}
+		for (w = 0; w < 2; w++)
+			if (T[w] && (n > t ? off[w] || n % t : off[w] + n > t))
+				return unsupported(I, "a DMA that is not tile "
+				    "aligned");
+		if (n > t) {
+			ax[na++] = (Axis){ n / t, { T[0] ? tst[0] : t * st[0],
+			    T[1] ? tst[1] : t * st[1] } };
+			n = t;
+		}
+		in[ni++] = (Axis){ n, { st[0], st[1] } };
+	}
+	for (k = 0; k < ni; k++)
+		ax[na++] = in[k];
+	if (!na || ax[na - 1].st[0] != 4 || ax[na - 1].st[1] != 4)
+		ax[na++] = (Axis){ 1, { 4, 4 } };
+	na = merge(ax, na);
+	if (na > 4)
+		return unsupported(I, "a DMA view whose last dim is not "
+		    "contiguous");
+	return na;
+}
+
+/*
+ * Axes of a packed bf16 copy: columns (dim 0, contiguous in HBM), rows
+ * (dim 1: the row tiles' stride on a VMEM side), the leading view dims
+ * from ns on.  The number of axes, or -1 (reported).
+ */
+static int
+packed_axes(Isel *I, const Ref *const *side, int ns, Axis *ax)
+{
+	int n = side[0]->nvd, k, w, na = 2, rank;
+	const Ref *r;
+
+	if (n < 1)
+		return unsupported(I, "this DMA shape");
+	ax[0] = (Axis){ side[0]->size[n - 1], { 2, 2 } };
+	ax[1] = (Axis){ n >= 2 ? side[0]->size[n - 2] : 1, { 0, 0 } };
+	for (w = 0; w < 2; w++) {
+		r = side[w];
+		rank = r->rank;
+		if (r->space == TS_VMEM ? r->vdim[n - 1] != rank - 1 ||
+		    (ax[1].n > 1 && r->vdim[n - 2] != rank - 2) :
+		    ax[0].n > 1 && r->vdim[n - 1] != rank - 1)
+			return unsupported(I, "a bf16 DMA view that is not "
+			    "rows of a matrix");
+		if (n >= 2)
+			ax[1].st[w] = dim_stride(I, isel_rbuf(I, r),
+			    r->vdim[n - 2]);
+	}
+	for (k = n - 3; k >= ns; k--) {
+		if (side[0]->size[k] == 1)
+			continue;
+		ax[na].n = side[0]->size[k];
+		for (w = 0; w < 2; w++)
+			ax[na].st[w] = dim_stride(I, isel_rbuf(I, side[w]),
+			    side[w]->vdim[k]);
+		na++;
+	}
+	if (na > 4)
+		bug("packed DMA with %d dims", na);
+	return na;
+}
+
+/* ------------------------------------------------------------ sites */
+
+/* A side's address: register (0 = none) + imm, and for HBM the high
+   word's register. */
+typedef struct Addr {
+	int reg, hi;
+	int64_t imm;
+} Addr;
+
+static void
+side_base(Isel *I, const Ref *r, Addr *a)
+{
+	a->reg = isel_address(I, r, &a->imm);
+	a->hi = 0;
+	if (r->space == TS_HBM) {
+		int src = isel_rbuf(I, r)->src, lo = sreg(I);
+
+		a->hi = sreg(I);
+		addi(I, OP_SLD, lo, I->zero, 8 * src);
+		addi(I, OP_SLD, a->hi, I->zero, 8 * src + 4);
+		a->reg = isel_madd(I, lo, a->reg, 1);
+	}
+}
+
+/* Address a + extra into words wlo, wlo + 1 of the descriptor. */
+static void
+side_addr(Isel *I, const Addr *a, int64_t desc, int wlo, int64_t extra)
+{
+	int t = sreg(I);
+
+	if (a->hi)
+		dword(I, desc, wlo + 1, a->hi);
+	else
+		dstatic(I, desc, wlo + 1, 0);
+	if (a->reg)
+		addi(I, OP_SADDI, t, a->reg, a->imm + extra);
+	else
+		addi(I, OP_SMOVI, t, 0, a->imm + extra);
+	dword(I, desc, wlo, t);
+}
+
+/* The static words of a descriptor: control, counts, strides. */
+static void
+desc_words(Isel *I, int64_t desc, uint32_t ctrl, const Axis *ax, int na)
+{
+	int i;
+
+	dstatic(I, desc, MACH_DMA_CTRL, (int32_t)ctrl);
+	for (i = 0; i < 4; i++)
+		dstatic(I, desc, MACH_DMA_COUNT0 + i, i < na ? ax[i].n : 1);
+	for (i = 1; i < 4; i++) {
+		dstatic(I, desc, MACH_DMA_SSTRIDE1 + i - 1, i < na ?
+		    ax[i].st[0] : 0);
+		dstatic(I, desc, MACH_DMA_DSTRIDE1 + i - 1, i < na ?
+		    ax[i].st[1] : 0);
+	}
+	dstatic(I, desc, MACH_DMA_RESERVED, 0);
+}
+
+/* Same dtype and view sizes on both sides. */
+static int
+same_shape(Isel *I, const Ref *a, const Ref *b)
+{
+	int k;
+
+	if (isel_rbuf(I, a)->dtype != isel_rbuf(I, b)->dtype ||
+	    a->nvd != b->nvd)
+		return 0;
+	for (k = 0; k < a->nvd; k++)
+		if (a->size[k] != b->size[k])
+			return 0;
+	return 1;
+}
+
+/*
+ * A copy between two views of the same shape: plan() descriptors, one
+ * per static index of the outer leading dims (an offset per side from
+ * the view's base address); axes from plain_axes() or packed_axes(),
+ * innermost as dim 0.
  */
 void
 isel_dma(Isel *I, const TOp *o)
 {
-	const Ref *s = I->val[o->arg[0]].ref, *d = I->val[o->arg[1]].ref;
-	int64_t R, C, R2, C2, S = I->mp->sublanes, L = I->mp->lanes, desc;
-	int64_t ss[3], ds[3], n[4];
-	int dir = dma_dir(s->space, d->space), i;
+	const Ref *side[2] = { I->val[o->arg[0]].ref, I->val[o->arg[1]].ref };
+	int dir = dma_dir(side[0]->space, side[1]->space), ns, na, w, k, i;
+	DType dt = isel_rbuf(I, side[0])->dtype;
+	int64_t D, idx, desc, extra[2], es = dt == DT_BF16 ? 2 : 4;
+	Axis ax[MAXAXIS], dax[4];
+	Addr at[2];
+	uint32_t ctrl;
 
-	if (isel_region(I, s, &R, &C) || isel_region(I, d, &R2, &C2))
-		return;
-	if (R == R2 && C == C2 && tv(I, o->arg[0])->dtype == DT_BF16) {
-		dma_packed(I, o, R, C);
-		return;
-	}
-	if (R != R2 || C != C2 || !dir || (C > L && C % L) || (R > S && R % S)
-	    || dtype_size(tv(I, o->arg[0])->dtype) != 4)
+	if (!dir || !same_shape(I, side[0], side[1]) ||
+	    (dt != DT_BF16 && dtype_size(dt) != 4) || (dt == DT_BF16 &&
+	    (dir == MACH_DMA_HBM_SMEM || dir == MACH_DMA_SMEM_HBM)))
 		return (void)unsupported(I, "this DMA shape");
-	desc = I->desc_base + 64 * (int64_t)I->ndesc++;
-	if (desc + 64 > (int64_t)I->mp->smem_bytes)
+	D = plan(I, side[0], dt, &ns);
+	if (D < 1 || D > MAXDESC)
+		return (void)unsupported(I, "a DMA of this many descriptors");
+	if (I->desc_base + 64 * (I->ndesc + D) > (int64_t)I->mp->smem_bytes)
 		return (void)unsupported(I, "more DMA descriptors than SMEM "
 		    "holds");
-	side_strides(I, s, ss);
-	side_strides(I, d, ds);
-	n[0] = C < L ? C : L;
-	n[1] = R < S ? R : S;
-	n[2] = C > L ? C / L : 1;
-	n[3] = R > S ? R / S : 1;
-	dstatic(I, desc, MACH_DMA_CTRL, dir | 4 << 4 | 4 << 8);
-	for (i = 0; i < 4; i++)
-		dstatic(I, desc, MACH_DMA_COUNT0 + i, n[i]);
-	for (i = 0; i < 3; i++) {
-		dstatic(I, desc, MACH_DMA_SSTRIDE1 + i, ss[i]);
-		dstatic(I, desc, MACH_DMA_DSTRIDE1 + i, ds[i]);
+	na = dt == DT_BF16 ? packed_axes(I, side, ns, ax) :
+	    plain_axes(I, side, ns, ax);
+	if (na < 0)
+		return;
+	for (i = 0; i < na; i++)	/* innermost first */
+		dax[i] = ax[dt == DT_BF16 ? i : na - 1 - i];
+	ctrl = (uint32_t)(dir | na << 4 | es << 8);
+	if (dt == DT_BF16)
+		ctrl |= MACH_DMA_PACKED;
+	for (w = 0; w < 2; w++)
+		side_base(I, side[w], &at[w]);
+	for (i = 0; i < D; i++) {
+		desc = I->desc_base + 64 * (int64_t)I->ndesc++;
+		desc_words(I, desc, ctrl, dax, na);
+		for (w = 0; w < 2; w++) {
+			extra[w] = 0;
+			for (idx = i, k = ns - 1; k >= 0; k--) {
+				extra[w] += idx % side[w]->size[k] *
+				    dim_stride(I, isel_rbuf(I, side[w]),
+				    side[w]->vdim[k]);
+				idx /= side[w]->size[k];
+			}
+			side_addr(I, &at[w], desc, w ? MACH_DMA_DST_LO :
+			    MACH_DMA_SRC_LO, extra[w]);
+		}
+		isel_flag_op(I, o, OP_DMA, I->zero, desc);
 	}
-	dstatic(I, desc, MACH_DMA_RESERVED, 0);
-	side_addr(I, s, desc, MACH_DMA_SRC_LO, 0);
-	side_addr(I, d, desc, MACH_DMA_DST_LO, 0);
-	if (s->space == TS_HBM)
-		I->role[isel_rbuf(I, s)->src] |= 1;
-	if (d->space == TS_HBM)
-		I->role[isel_rbuf(I, d)->src] |= 2;
-	isel_flag_op(I, o, OP_DMA, I->zero, desc);
+	if (side[0]->space == TS_HBM)
+		I->role[isel_rbuf(I, side[0])->src] |= 1;
+	if (side[1]->space == TS_HBM)
+		I->role[isel_rbuf(I, side[1])->src] |= 2;
 }
