@@ -351,7 +351,8 @@ obj_output(const Options *o)
 static int
 write_output(const Options *o, const Buf *b)
 {
-	FILE *f = o->output ? fopen(o->output, "wb") : stdout;
+	int out = o->output && strcmp(o->output, "-") != 0;	/* -o -: stdout */
+	FILE *f = out ? fopen(o->output, "wb") : stdout;
 
 	if (!f) {
 		fprintf(stderr, "pallasc: error: cannot write '%s': %s\n",
@@ -362,7 +363,7 @@ write_output(const Options *o, const Buf *b)
 		fwrite(b->p, 1, b->n, f);
 	if ((f == stdout ? fflush(f) : fclose(f)) != 0) {
 		fprintf(stderr, "pallasc: error: writing '%s' failed: %s\n",
-		    o->output ? o->output : "standard output", strerror(errno));
+		    out ? o->output : "standard output", strerror(errno));
 		return EXIT_USER;
 	}
 	return EXIT_OK;
@@ -414,22 +415,13 @@ main_file(const SrcMgr *sm, const char *input)
 static int
 vliw_text(const CheckedModule *cm, int asm_, Diag *d, Arena *a, Buf *out)
 {
-	MachProgram *mp;
 	TModule *tm;
-	char *text;
-	size_t len;
 
 	if (mosaic_lower(cm, cm->preset, d, a, &tm))
 		return EXIT_OK;		/* reported: the caller sees nerror */
 	if (!asm_)
 		return vliw_compile_llo(tm, cm->preset, d, a, out), EXIT_OK;
-	if (vliw_compile(tm, cm->preset, d, a, &mp))
-		return EXIT_OK;
-	if (mach_disasm(mp, &text, &len) != MACH_OK)
-		bug("pallasc: the compiled program does not disassemble");
-	buf_putn(out, text, len);
-	free(text);
-	mach_program_free(mp);
+	vliw_compile_asm(tm, cm->preset, d, a, out);	/* with the budget */
 	return EXIT_OK;
 }
 

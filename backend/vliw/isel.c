@@ -207,6 +207,9 @@ scalar_op(Isel *I, const TOp *o)
 		addi(I, OP_SXORI, d, isel_scal(I, o->arg[0]), -1);
 		return d;
 	}
+	if (o->op == TOP_DIV || o->op == TOP_REM)
+		return isel_sdiv(I, isel_scal(I, o->arg[0]), o->arg[1],
+		    o->op == TOP_REM);
 	if (o->narg != 2 || !(op = binop_s(o->op, &opi)))
 		return unsupported(I, arena_printf(I->a, "scalar i32 '%s'",
 		    tile_op_name(o->op)));
@@ -498,7 +501,8 @@ op(Isel *I, const TOp *o)
 		    region_id(I, o->name ? o->name : I->tf->name));
 		break;
 	case TOP_NEG: case TOP_NOT: case TOP_ABS: case TOP_EXP: case TOP_LOG:
-	case TOP_TANH: case TOP_RSQRT: case TOP_RECIP: case TOP_CONVERT:
+	case TOP_SQRT: case TOP_REM: case TOP_TANH: case TOP_RSQRT:
+	case TOP_RECIP: case TOP_CONVERT:
 	case TOP_ADD: case TOP_SUB: case TOP_MUL: case TOP_DIV: case TOP_MAX:
 	case TOP_MIN: case TOP_AND: case TOP_OR: case TOP_XOR: case TOP_SHL:
 	case TOP_SHR: case TOP_CMP: case TOP_SELECT: case TOP_SPLAT:
@@ -604,5 +608,7 @@ vliw_isel(const TFunc *tf, const MachPreset *mp, Diag *d, Arena *a)
 	addi(I, OP_TEND, 0, 0, kreg);
 	add(I, OP_HALT, 0, 0, 0, 0);
 	operands(I);
+	I->f->vmem_base = tf->vmem_bytes;	/* the spill areas go above */
+	I->f->smem_base = I->desc_base + 64 * (int64_t)I->ndesc;
 	return I->f;
 }

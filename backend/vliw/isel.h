@@ -109,6 +109,10 @@ int isel_scal(Isel *I, TRef r);			/* value r's register */
 int isel_cst(Isel *I, TRef r, int64_t *out);	/* 1: r is an int constant */
 int isel_madd(Isel *I, int a, int b, int64_t k);	/* a + b * k */
 
+/* ------------------------------------------------------------ isel_sdiv.c */
+/* Scalar i32 a / divisor (rem: a % divisor), truncating: a register. */
+int isel_sdiv(Isel *I, int a, TRef divisor, int rem);
+
 /* ------------------------------------------------------------ isel_ref.c */
 const TBuf *isel_rbuf(Isel *I, const Ref *r);
 Ref *isel_ref_of_buf(Isel *I, int b);
@@ -117,14 +121,85 @@ Ref *isel_narrow(Isel *I, const Ref *r, const TOp *o, int n,
 int isel_region(Isel *I, const Ref *r, int64_t *R, int64_t *C);
 void isel_mat(const TBuf *b, int64_t *R, int64_t *C);
 int isel_address(Isel *I, const Ref *r, int64_t *imm);
+/* TOP_LOAD (store 0) and TOP_STORE of vectors in VMEM, any layout. */
 void isel_vaccess(Isel *I, const TOp *o, int store);
+/* TOP_SLOAD / TOP_SSTORE of 32-bit words in SMEM (row-major, any rank). */
 void isel_saccess(Isel *I, const TOp *o, int store);
+
+/* A vector access being lowered (isel_ref.c; bf16 in isel_bf16.c). */
+typedef struct VAcc {
+	const Ref *q;		/* the view, narrowed by the access */
+	const TBuf *b;
+	const TVal *t;		/* the value loaded or stored */
+	int store, isbool;
+	int pack;		/* the dtype's rows per word */
+	int64_t S, L, row, tb;	/* sublanes, lanes, bytes per row and tile */
+	int64_t BR, BC, ntc;	/* buffer rows, columns, column tiles */
+	int base;		/* S register: address of the view's start, */
+	int64_t imm;		/* plus imm bytes */
+	int64_t r0, c0;		/* static row and column starts */
+	int64_t R, C;		/* value rows and columns (last two dims) */
+	int64_t rstep;		/* > 0: value rows step a leading buffer dim
+				   by rstep bytes */
+	int colrow;		/* value columns are buffer rows (column c0) */
+	int64_t lead;		/* product of the leading value dims */
+	int nlead;
+	int64_t lsize[SEMA_MAXRANK], lstride[SEMA_MAXRANK];
+} VAcc;
+
+/* One vld/vst of a sublane group: delta bytes, sublane mask, stride. */
+typedef struct VPart {
+	int64_t delta;
+	unsigned mask;
+	int stride;
+} VPart;
+
+/* Sets up a for op (no code but the view's dynamic starts; base unset);
+   0, or -1 after a diagnostic. */
+int isel_vacc(Isel *I, const TOp *o, int store, VAcc *a);
+/* Parts of n value rows from value row d (at most S); returns how many. */
+int isel_vacc_group(const VAcc *a, int64_t d, int n, VPart *p);
+int64_t isel_vacc_cdelta(const VAcc *a, int64_t x);	/* value column x */
+int64_t isel_vacc_ldelta(const VAcc *a, int64_t li);	/* leading index */
+/* vld into v, or vst / vst.msk (lane mask lm) of v, at part p + delta. */
+LIns *isel_vacc_mem(Isel *I, const VAcc *a, int store, int v, int64_t delta,
+    const VPart *p, int lm);
+/* A mask register of lanes [lo, hi), 0 when that is every lane. */
+int isel_lane_mask(Isel *I, int64_t lo, int64_t hi);
 
 /* ------------------------------------------------------------ isel_vec.c */
 int *isel_vregs(Isel *I, const TVal *t);
+/* The vreg grid of a NATIVE vector of rank <= 2 (loads and stores);
+   -1 after a diagnostic for any other. */
 int isel_vgrid(Isel *I, const TVal *t, int64_t *nr, int64_t *nc, int64_t *R,
     int64_t *C);
 void isel_vector_op(Isel *I, const TOp *o, Val *out);
+
+/* A vector's tile grid whatever its layout: lead = the product of the
+   leading dims, R x C the last two (rank 1: one row), nr x nc tiles of
+   (tile_r, tile_c).  Native tile (l, i, j) is vreg (l * nr + i) * nc + j;
+   lane-replicated values hold tile (l, i, *) in vreg l * nr + i, every
+   lane of a row equal; sublane-replicated ones tile (l, *, j) in vreg
+   l * nc + j, every sublane equal. */
+typedef struct VGeom {
+	int64_t lead, R, C, nr, nc;
+} VGeom;
+void isel_vgeom(const TVal *t, VGeom *g);
+/* The vreg of value r that holds tile (l, i, j) of the grid of type
+   want (r's shape equal to want's, or broadcast to it by its layout:
+   lane-replicated along columns, sublane-replicated along rows, leading
+   dims of 1).  -1 after a diagnostic. */
+int isel_vtile(Isel *I, TRef r, const TVal *want, int64_t l, int64_t i,
+    int64_t j);
+/* Sets out to the vregs of type t from tile[(l * nr + i) * nc + j]
+   (every tile of t's grid; replicated layouts keep one per row or
+   column of tiles). */
+void isel_vpack(Isel *I, const TVal *t, const int *tile, Val *out);
+/* A vreg holding the 32 bits 'bits' in every element. */
+int isel_vimm(Isel *I, uint32_t bits);
+/* Mask <-> vector of 0 / 1 (i32 words). */
+int isel_mask_to_v(Isel *I, int m);
+int isel_v_to_mask(Isel *I, int v);
 
 /* ------------------------------------------------------------ isel_xlu.c */
 /* Vector structure: broadcast, reshape, reduce, roll, transpose (values)
@@ -132,10 +207,21 @@ void isel_vector_op(Isel *I, const TOp *o, Val *out);
 void isel_xlu_op(Isel *I, const TOp *o, Val *out);
 /* The in-memory forms: TOP_TRANSPOSE and TOP_ROLLM. */
 void isel_xlu_mem(Isel *I, const TOp *o);
+/* XLU work sequenced for the scheduler (FIFO order, issue intervals,
+   latencies; see isel_xlu.c), on XLU 0, ending the current block:
+   dst[k] = op(src[k]) for k < n, op one of OP_XROT, OP_XBCAST (literal
+   x), OP_XSUM, OP_XMAX; and the transpose of the L x L block whose rows
+   are the n <= L/S vregs src[] (missing rows 0) into L/S vregs dst[].
+   dst may be src. */
+void isel_xlu_map(Isel *I, int op, const int *src, int n, int x, int *dst);
+void isel_xlu_xpose(Isel *I, const int *src, int n, int *dst);
 
 /* ------------------------------------------------------------ isel_bf16.c */
-/* TOP_CONVERT to or from bf16 (packed vregs). */
+/* TOP_CONVERT between f32 (or i32) and bf16 (packed vregs). */
 void isel_convert_bf16(Isel *I, const TOp *o, Val *out);
+/* The vector access a of packed bf16 (stores: registers v; loads: into
+   out). */
+void isel_bf16_access(Isel *I, VAcc *a, const int *v, Val *out);
 
 /* ------------------------------------------------------------ isel_dma.c */
 void isel_flag_op(Isel *I, const TOp *o, int op, int a, int64_t imm);

@@ -1,13 +1,335 @@
 /*
- * isel_bf16.c - instruction selection for converts to and from bf16:
- * packing pairs of f32 vregs into packed (2S, L) bf16 vregs and back.
+ * isel_bf16.c - instruction selection for bf16 vectors: loads and stores
+ * of packed VMEM tiles, and converts between f32 (or i32) and bf16.
+ *
+ * A bf16 vreg is packed: (2S, L) elements, row i of the vreg in the low
+ * half of word row i, row S + i in the high half (vpack.bf16, and the
+ * tiles of bf16 VMEM buffers alike).  A tile-aligned view loads and
+ * stores whole word rows; a view starting half-way into a tile (row
+ * start S mod 2S, static or dynamic) shifts the halves (vshr / vshl by
+ * 16, a vreg of shift counts when dynamic).  Stores that cover part of
+ * a word (one half) read, merge and write the words back.
+ * Converts: f32 -> bf16 packs the vregs of rows 2i and 2i + 1 (round to
+ * nearest even); bf16 -> f32 unpacks the low and high halves.
  */
 #include "backend/vliw/isel.h"
+
+static int
+vreg(Isel *I)
+{
+	return llo_new_reg(I->f, LC_V);
+}
+
+static int
+cst(Isel *I, uint32_t bits)
+{
+	int d = vreg(I);
+
+	addi(I, OP_VBCASTI, d, 0, (int32_t)bits);
+	return d;
+}
+
+static int
+op2(Isel *I, int op, int a, int b)
+{
+	int d = vreg(I);
+
+	add(I, op, d, a, b, 0);
+	return d;
+}
+
+static int
+log2i(int64_t x)
+{
+	int k = 0;
+
+	while ((int64_t)1 << k < x)
+		k++;
+	return ((int64_t)1 << k) == x ? k : -1;
+}
+
+/* ------------------------------------------------------------ access */
+
+typedef struct Pk {
+	int64_t T;		/* rows per packed tile */
+	int64_t half;		/* static: the view starts at row half * S */
+	int shv;		/* a vreg of shift counts (0 or 16), or 0 */
+	int dyn;		/* the half is dynamic */
+} Pk;
+
+/*
+ * The view's address (a->base, a->imm at its first tile) and where in
+ * the tile it starts: a static half, or (dynamic row starts that are
+ * multiples of S but not of 2S) a shift count computed at run time.
+ */
+static int
+address(Isel *I, VAcc *a, Pk *k)
+{
+	Ref q = *a->q;
+	int rr = q.rank - 2, x, t, sh;
+	int64_t lt = 0, ls = 0;
+
+	k->T = 2 * a->S;
+	if (rr < 0)
+		return unsupported(I, "a rank-1 bf16 vector access");
+	if (a->r0 % a->S || a->c0 % a->L)
+		return unsupported(I, "a bf16 view that does not start at a "
+		    "half tile");
+	k->half = a->r0 % k->T / a->S;
+	q.start[rr] -= a->r0 % k->T;
+	if (q.dyn[rr] && q.mult[rr] % k->T) {
+		if (q.mult[rr] % a->S || (lt = log2i(k->T)) < 0 ||
+		    (ls = log2i(a->S)) < 0)
+			return unsupported(I, "a dynamic bf16 row start "
+			    "that is not a multiple of the sublanes");
+		k->dyn = 1;
+		q.dyn[rr] = 0;
+	}
+	a->base = isel_address(I, &q, &a->imm);
+	if (I->err)
+		return -1;
+	if (k->dyn) {
+		x = a->q->dyn[rr];
+		if (k->half) {
+			t = sreg(I);
+			addi(I, OP_SADDI, t, x, a->S);
+			x = t;
+		}
+		t = sreg(I);
+		addi(I, OP_SSHRI, t, x, lt);
+		a->base = isel_madd(I, a->base, t, a->ntc * a->tb);
+		sh = sreg(I);
+		addi(I, OP_SSHRI, sh, x, ls);
+		t = sreg(I);
+		addi(I, OP_SANDI, t, sh, 1);
+		sh = sreg(I);
+		addi(I, OP_SSHLI, sh, t, 4);
+		k->shv = vreg(I);
+		add(I, OP_VBCAST, k->shv, sh, 0, 0);
+	} else if (k->half)
+		k->shv = cst(I, 16);
+	if (!a->base)
+		a->base = I->zero;
+	return 0;
+}
+
+static VPart
+words(int64_t n)
+{
+	VPart p = { 0, (1u << n) - 1, 1 };
+
+	return p;
+}
+
+static int
+load(Isel *I, const VAcc *a, int64_t delta, int64_t n)
+{
+	VPart p = words(n);
+	int v = vreg(I);
+
+	isel_vacc_mem(I, a, 0, v, delta, &p, 0);
+	return v;
+}
+
+/* Writes n word rows: (old & keep) | (v & ~keep). */
+static void
+merge(Isel *I, const VAcc *a, int64_t delta, int64_t n, int v, int keep,
+    int lm)
+{
+	VPart p = words(n);
+	int old = load(I, a, delta, n);
+	int o = op2(I, OP_VAND, old, keep);
+	int nk = vreg(I);
+
+	add(I, OP_VNOT, nk, keep, 0, 0);
+	isel_vacc_mem(I, a, 1, op2(I, OP_VOR, o, op2(I, OP_VAND, v, nk)),
+	    delta, &p, lm);
+}
+
+/* One vreg of n value rows at delta bytes (its first tile). */
+static int
+load_one(Isel *I, const VAcc *a, const Pk *k, int64_t delta, int64_t n)
+{
+	int lo, hi;
+
+	if (!k->shv)
+		return load(I, a, delta, n < a->S ? n : a->S);
+	lo = op2(I, OP_VSHR, load(I, a, delta, n < a->S ? n : a->S), k->shv);
+	if (n <= a->S)
+		return lo;
+	hi = op2(I, OP_VSHL, load(I, a, delta + a->ntc * a->tb, n - a->S),
+	    k->shv);
+	return op2(I, OP_VOR, lo, hi);
+}
+
+static void
+store_one(Isel *I, const VAcc *a, const Pk *k, int64_t delta, int64_t n,
+    int v, int lm)
+{
+	VPart p = words(a->S);
+	int keep, io;
+
+	if (!k->shv && n == k->T) {
+		isel_vacc_mem(I, a, 1, v, delta, &p, lm);
+		return;
+	}
+	if (!k->shv) {			/* rows [0, n) of an aligned tile */
+		keep = cst(I, 0xffff0000u);
+		if (n > a->S) {		/* word w's high half: row S + w */
+			int m = llo_new_reg(I->f, LC_M);
+			io = vreg(I);
+			add(I, OP_VIOTAS, io, 0, 0, 0);
+			add(I, OP_VCMPLTI, m, io, cst(I, (uint32_t)(n - a->S)),
+			    0);
+			keep = vreg(I);
+			add(I, OP_VSEL, keep, cst(I, 0), cst(I, 0xffff0000u),
+			    m);
+		}
+		merge(I, a, delta, n < a->S ? n : a->S, v, keep, lm);
+		return;
+	}
+	/* rows in the high halves of this tile (shifted), then the low
+	   halves of the next */
+	keep = vreg(I);
+	add(I, OP_VNOT, keep, op2(I, OP_VSHL, cst(I, 0xffffu), k->shv), 0, 0);
+	merge(I, a, delta, n < a->S ? n : a->S, op2(I, OP_VSHL, v, k->shv),
+	    keep, lm);
+	if (n > a->S)
+		merge(I, a, delta + a->ntc * a->tb, n - a->S, op2(I, OP_VSHR,
+		    v, k->shv), cst(I, 0xffff0000u), lm);
+}
+
+void
+isel_bf16_access(Isel *I, VAcc *a, const int *v, Val *out)
+{
+	Pk k = { 0 };
+	int64_t nr, nc, l, i, j, n, delta;
+	int *r = NULL, idx = 0, lm;
+
+	if (a->t->lay.kind != TL_NATIVE || a->colrow || a->rstep)
+		return (void)unsupported(I, "a bf16 vector access of this "
+		    "layout or view");
+	if (address(I, a, &k))
+		return;
+	nr = (a->R + k.T - 1) / k.T;
+	nc = (a->C + a->L - 1) / a->L;
+	if (k.dyn && a->R > a->S)
+		return (void)unsupported(I, "a bf16 access of more than S rows "
+		    "at a dynamic half-tile row");
+	if (!a->store)
+		r = isel_vregs(I, a->t);
+	for (l = 0; l < a->lead; l++)
+		for (i = 0; i < nr; i++)
+			for (j = 0; j < nc; j++, idx++) {
+				n = a->R - i * k.T < k.T ? a->R - i * k.T : k.T;
+				delta = isel_vacc_ldelta(a, l) + i * a->ntc *
+				    a->tb + isel_vacc_cdelta(a, j * a->L);
+				if (!a->store) {
+					r[idx] = load_one(I, a, &k, delta, n);
+					continue;
+				}
+				lm = a->C - j * a->L >= a->L || a->c0 + a->C >=
+				    a->BC ? 0 : isel_lane_mask(I, 0, a->C - j *
+				    a->L);
+				store_one(I, a, &k, delta, n, v[idx], lm);
+			}
+	if (!a->store && !I->err) {
+		out->v = r;
+		out->nv = a->t->lay.nvreg;
+	}
+}
+
+/* ------------------------------------------------------------ converts */
+
+/* Vreg rows, columns and leading count of a vector value. */
+static void
+grid(const TVal *t, int64_t *lead, int64_t *nr, int64_t *nc)
+{
+	int n = t->shape.rank, i;
+	int64_t R = n >= 2 ? t->shape.d[n - 2] : 1, C = t->shape.d[n - 1];
+
+	*lead = 1;
+	for (i = 0; i + 2 < n; i++)
+		*lead *= t->shape.d[i];
+	*nr = (R + t->lay.tile_r - 1) / t->lay.tile_r;
+	*nc = (C + t->lay.tile_c - 1) / t->lay.tile_c;
+	if (t->lay.kind == TL_LANE_REPL)
+		*nc = 1;
+	else if (t->lay.kind == TL_SUBLANE_REPL)
+		*nr = 1;
+}
+
+/* Register x of dtype t as f32 (i32: converted). */
+static int
+as_f32(Isel *I, DType t, int x)
+{
+	int d;
+
+	if (t != DT_I32)
+		return x;
+	d = vreg(I);
+	add(I, OP_VCVTIF, d, x, 0, 0);
+	return d;
+}
+
+/* f32 -> bf16: packed vreg (i, j) of rows 2i and 2i + 1. */
+static void
+pack(Isel *I, const TVal *ti, const TVal *to, const int *in, int *v)
+{
+	int64_t lead, nr, nc, nri, nci, l, i, j, a;
+	int sub = to->lay.kind == TL_SUBLANE_REPL, x, y;
+
+	grid(to, &lead, &nr, &nc);
+	grid(ti, &lead, &nri, &nci);
+	for (l = 0; l < lead; l++)
+		for (i = 0; i < nr; i++)
+			for (j = 0; j < nc; j++) {
+				a = (l * nri + (sub ? 0 : 2 * i)) * nc + j;
+				x = as_f32(I, ti->dtype, in[a]);
+				y = !sub && 2 * i + 1 < nri ?
+				    as_f32(I, ti->dtype, in[a + nc]) : x;
+				add(I, OP_VPACK, v[(l * nr + i) * nc + j], x, y,
+				    0);
+			}
+}
+
+/* bf16 -> f32: f32 vreg (i, j) from the low (even i) or high half. */
+static void
+unpack(Isel *I, const TVal *ti, const TVal *to, const int *in, int *v)
+{
+	int64_t lead, nr, nc, nri, nci, l, i, j, a, d;
+	int sub = to->lay.kind == TL_SUBLANE_REPL, x;
+
+	grid(to, &lead, &nr, &nc);
+	grid(ti, &lead, &nri, &nci);
+	for (l = 0; l < lead; l++)
+		for (i = 0; i < nr; i++)
+			for (j = 0; j < nc; j++) {
+				a = (l * nri + (sub ? 0 : i / 2)) * nc + j;
+				d = (l * nr + i) * nc + j;
+				x = to->dtype == DT_I32 ? vreg(I) : v[d];
+				add(I, i % 2 && !sub ? OP_VUNPACKHI :
+				    OP_VUNPACKLO, x, in[a], 0, 0);
+				if (x != v[d])
+					add(I, OP_VCVTFI, v[d], x, 0, 0);
+			}
+}
 
 void
 isel_convert_bf16(Isel *I, const TOp *o, Val *out)
 {
-	(void)out;
-	(void)o;
-	unsupported(I, "a convert to or from bf16");
+	const TVal *ti = tv(I, o->arg[0]), *to = tv(I, o->res[0]);
+	DType other = ti->dtype == DT_BF16 ? to->dtype : ti->dtype;
+
+	if (ti->lay.kind != to->lay.kind || to->shape.rank < 1 ||
+	    ti->shape.rank != to->shape.rank || ti->dtype == to->dtype ||
+	    (other != DT_F32 && other != DT_I32))
+		return (void)unsupported(I, arena_printf(I->a, "a convert from "
+		    "%s to %s", dtype_name(ti->dtype), dtype_name(to->dtype)));
+	out->v = isel_vregs(I, to);
+	out->nv = to->lay.nvreg;
+	if (to->dtype == DT_BF16)
+		pack(I, ti, to, I->val[o->arg[0]].v, out->v);
+	else
+		unpack(I, ti, to, I->val[o->arg[0]].v, out->v);
 }

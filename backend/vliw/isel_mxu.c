@@ -1,49 +1,64 @@
 /*
- * isel_mxu.c - instruction selection for TOP_MATMUL on the MXU.
+ * isel_mxu.c - instruction selection for TOP_MATMUL on the MXUs.
  *
- * Needs:    the three operands as tile-aligned f32 VMEM regions (isel.c
+ * Needs:    the three operands as tile-aligned VMEM regions (isel.c
  *           resolves the refs into a VliwMM).
- * Gives:    LLO appended after block *cur, in new blocks:
- *             dst = 0 first unless accumulating (a loop over row tiles);
- *             loop kc over K / D, loop nc over N / D (D = MXU size):
- *               push the D x D weight tile (mxu.push, or mxu.pusht for
- *               trans_b), latch;
- *               loop over groups of LHS row tiles (as many as the result
- *               FIFO holds): stream the LHS vregs with mxu.mm (kblk per
- *               L columns: acc / hold), wait for the results, pop them
- *               and add them into dst (vld, vadd.f32, vst).
- * Ordering: the scheduler orders ops by registers and memory only, and
- *           completes every non-register effect (pushes, matmuls) before
- *           a block is left; so each MXU phase (pushes, latch, matmuls,
- *           pops) gets its own block, and a delay between the matmuls
- *           and the pops covers the MXU's busy time beyond the matmul
- *           latency (the last FIFO entry of a group of g matmuls is ready
- *           at most g * passes * rows - rows cycles after that latency).
- *           Ops of one unit keep program order (equal priorities, ties to
- *           the earlier op).
- * Loops:    small matmuls are unrolled and wait with a chain of EUP
- *           round trips (no predicate registers: the grid pipeline uses
- *           many); larger ones run as counted loops over K, N and row
- *           groups and wait in a countdown loop.
- * Subset:   f32 result, f32 or bf16 operands (mxu.push.bf16, mxu.mm.bf16:
- *           a packed vreg is 2S rows, its results 2 x D / L vregs), M a
- *           multiple of the rows of an LHS vreg, K and
- *           N multiples of the MXU size, which is a multiple of the lanes,
- *           one MXU (mxu0).  Anything else is reported to the caller.
+ * Gives:    LLO appended after block *cur, in new blocks.
+ * Scheme:   the weight tiles (D x D, D the MXU size) go in "sets": a set
+ *           gives MXU ka * b + j the tile (kg * a + ka, ng * b + j) of
+ *           rhs, a K tiles summed in the VPU by b N tiles (a * b <=
+ *           nmxu; v4 with K >= 512: a = 4, b = 1).  A "step" streams one
+ *           LHS row group (an LHS vreg of S rows, 2S for bf16) through
+ *           every MXU of the set (each LHS vreg is loaded once and feeds
+ *           b MXUs); its results are popped, summed over ka in the VPU
+ *           and added into dst once (vld, vadd.f32, vst; or only vst when
+ *           dst is not accumulated and K fits one set).
+ * Pipeline: steps run in "trips" of U row groups (U divides the row
+ *           groups; U times a matmul's FIFO entries fit the result FIFO);
+ *           a set is tps trips, and the trips of all sets form one
+ *           stream.  Trip t issues its U steps' matmuls and pops the
+ *           results of trip t - 1 (a software pipeline with a lag of one
+ *           trip, long enough to cover the matmul latency), while it
+ *           pushes a chunk of the next set's weights into the MXUs'
+ *           staging buffers (double-buffered); the last trip of a set
+ *           latches them.  Prologue: zero dst if needed, push and latch
+ *           set 0, trip 0 (matmuls only).  Steady state: trips 1 .. J-1
+ *           as one counted loop (set and trip indices kept in scalar
+ *           registers, wrapped with ssel; the latch is guarded by "last
+ *           trip of the set"), or unrolled into one block when the
+ *           stream is short.  Epilogue: the pops of the last trip.
+ * Ordering: the scheduler (sched.c) keeps each MXU's pushes, latches and
+ *           matmuls in order, spaces matmuls by their busy time, and
+ *           places every pop after its FIFO entry is ready, across
+ *           blocks too; so no delays are needed here.
+ * Subset:   f32 result, f32 or bf16 operands (both the same), M a multiple
+ *           of the rows of an LHS vreg, K and N multiples of the MXU
+ *           size, which is a multiple of the lanes.  Anything else is
+ *           reported to the caller.
  * Entry:    vliw_isel_matmul(LFunc *, int *cur, const VliwMM *)
+ * Tests:    tests/unit/check_mxu.c; tests/unit/check_vliw.c (e2e_matmul_*).
  */
+#include <string.h>
+
 #include "backend/vliw/vliw.h"
 
-/* Unroll the loops of matmuls of at most this many weight-and-group trips
-   whose MXU wait per group is at most this many cycles. */
-enum { UNROLL_TRIPS = 16, UNROLL_WAIT = 256 };
+/* Unrolled (one block, no loop) when the stream has at most this many
+   steps; at most this many steps a trip. */
+enum { UNROLL_STEPS = 64, MAX_U = 16 };
 
 typedef struct Mm {
 	LFunc *f;
 	const MachPreset *mp;
 	const VliwMM *mm;
 	int cur;
-	int64_t S, L, D, q;	/* sublanes, lanes, MXU size, D / L */
+	int64_t S, L, D, q, pk;	/* sublanes, lanes, MXU size, D / L, pack */
+	int64_t mt;		/* row groups */
+	int64_t a, b;		/* K tiles and N tiles of a set */
+	int64_t kgr, ngr;	/* sets along K and N */
+	int64_t U, tps, J;	/* steps a trip, trips a set, trips */
+	int64_t npush, cpt;	/* pushes a tile and a trip, per MXU */
+	int pushing;		/* trips push the next set (more than one) */
+	int direct;		/* pops stored, not added into dst */
 } Mm;
 
 static LIns *
@@ -68,6 +83,12 @@ vreg(Mm *m)
 }
 
 static int
+preg(Mm *m)
+{
+	return llo_new_reg(m->f, LC_P);
+}
+
+static int
 blk(Mm *m)
 {
 	return m->cur = llo_new_blk(m->f);
@@ -78,6 +99,14 @@ typedef struct Ix {
 	int r;
 	int64_t c;
 } Ix;
+
+static Ix
+cix(int64_t c)
+{
+	Ix i = { 0, c };
+
+	return i;
+}
 
 /* base + i * stride: a register (base 0: the zero register), the static
    part added to *imm. */
@@ -98,90 +127,10 @@ at(Mm *m, int base, Ix i, int64_t stride, int64_t *imm)
 	return d;
 }
 
-/* A counted loop of n trips, or (unrolled) the trips one after another:
-   loop_begin gives the index of the trip, loop_next moves on and says
-   whether to emit another trip. */
-typedef struct Loop {
-	int iv, top, unroll;
-	int64_t n, k;
-} Loop;
-
-static Ix
-loop_begin(Mm *m, Loop *l, int64_t n)
-{
-	Ix i = { 0, 0 };
-
-	l->n = n;
-	l->k = 0;
-	if (l->unroll || n <= 1)
-		return i;
-	i.r = l->iv = sreg(m);
-	add(m, OP_SMOVI, l->iv, 0, 0, 0)->imm = 0;
-	l->top = blk(m);
-	return i;
-}
-
-/* 1 and *i = the next trip's index when the caller emits another trip. */
-static int
-loop_next(Mm *m, Loop *l, Ix *i)
-{
-	int p;
-	LIns *br;
-
-	if (l->unroll || l->n <= 1) {
-		i->c = ++l->k;
-		return l->k < l->n;
-	}
-	p = llo_new_reg(m->f, LC_P);
-	add(m, OP_SADDI, l->iv, l->iv, 0, 0)->imm = 1;
-	add(m, OP_SCMPILT, p, l->iv, 0, 0)->imm = (int32_t)l->n;
-	br = add(m, OP_BR, 0, 0, 0, 0);
-	br->guard = p;
-	br->target = l->top;
-	blk(m);
-	return 0;
-}
-
-/*
- * Spends at least 'cycles' cycles in a block of its own.  Unrolled: a
- * chain of EUP reciprocals, each push waiting for the previous pop (no
- * predicate needed); else a loop of a dependent decrement, compare and
- * taken branch (three cycles a trip at the least).
- */
 static void
-delay(Mm *m, int64_t cycles, int unroll)
+smovi(Mm *m, int d, int64_t v)
 {
-	int t, p, v, top;
-	int64_t n, k, per;
-	LIns *br;
-
-	if (cycles <= 0)
-		return;
-	if (unroll) {
-		per = m->mp->lat[LAT_EUP] + m->mp->lat[LAT_POP];
-		n = (cycles + per - 1) / (per > 0 ? per : 1);
-		v = vreg(m);
-		add(m, OP_VBCASTI, v, 0, 0, 0)->imm = 0x3f800000;
-		for (k = 0; k < n; k++) {
-			t = vreg(m);
-			add(m, OP_ERCP, 0, v, 0, 0);
-			add(m, OP_EPOP, t, 0, 0, 0);
-			v = t;
-		}
-		blk(m);
-		return;
-	}
-	n = (cycles + 2) / 3;
-	t = sreg(m);
-	add(m, OP_SMOVI, t, 0, 0, 0)->imm = (int32_t)n;
-	p = llo_new_reg(m->f, LC_P);
-	top = blk(m);
-	add(m, OP_SADDI, t, t, 0, 0)->imm = -1;
-	add(m, OP_SCMPIGT, p, t, 0, 0)->imm = 0;
-	br = add(m, OP_BR, 0, 0, 0, 0);
-	br->guard = p;
-	br->target = top;
-	blk(m);
+	add(m, OP_SMOVI, d, 0, 0, 0)->imm = (int32_t)v;
 }
 
 static LIns *
@@ -204,99 +153,420 @@ vst(Mm *m, int v, int base, int64_t imm)
 	return in;
 }
 
-/* dst = 0, row tile by row tile. */
+/* dst = 0, row tile by row tile (a counted loop when long). */
 static void
-zero_dst(Mm *m, int unroll)
+zero_dst(Mm *m)
 {
 	const VliwMMOpnd *d = &m->mm->dst;
-	int z = vreg(m), b;
-	int64_t j, imm;
-	Loop l = { .unroll = unroll };
-	Ix i;
+	int z = vreg(m), b, iv = 0, p, top = 0;
+	int64_t j, n = d->rows / m->S, imm;
+	LIns *br;
 
 	add(m, OP_VBCASTI, z, 0, 0, 0)->imm = 0;
-	i = loop_begin(m, &l, d->rows / m->S);
-	do {
+	if (n > 4) {
+		iv = sreg(m);
+		smovi(m, iv, 0);
+		top = blk(m);
+	}
+	for (j = 0; j < (iv ? 1 : n); j++) {
+		int64_t c;
 		imm = d->imm;
-		b = at(m, d->base, i, d->rstride, &imm);
-		for (j = 0; j < d->cols / m->L; j++)
-			vst(m, z, b, imm + j * d->cstride);
-	} while (loop_next(m, &l, &i));
-}
-
-/* Stages and latches the weight tile (kc, nc) of rhs. */
-static void
-weights(Mm *m, Ix kc, Ix nc)
-{
-	const VliwMMOpnd *r = &m->mm->rhs;
-	int tr = m->mm->trans_b, b, v, op;
-	int64_t g, cb, rt = m->D / (m->S * r->pack), imm = r->imm;
-
-	/* rows of W are K; trans_b: rhs rows are N, its columns K */
-	b = at(m, r->base, tr ? nc : kc, rt * r->rstride, &imm);
-	b = at(m, b, tr ? kc : nc, m->q * r->cstride, &imm);
-	blk(m);
-	for (g = 0; g < rt; g++)
-		for (cb = 0; cb < m->q; cb++) {
-			v = vreg(m);
-			vld(m, v, b, imm + g * r->rstride + cb * r->cstride);
-			op = r->pack == 2 ? (tr ? OP_MPUSHTB : OP_MPUSHB) :
-			    tr ? OP_MPUSHT : OP_MPUSH;
-			add(m, op, 0, v, 0, 0);
-		}
-	blk(m);
-	add(m, OP_MLATCH, 0, 0, 0, 0);
+		b = at(m, d->base, iv ? (Ix){ iv, 0 } : cix(j), d->rstride, &imm);
+		for (c = 0; c < d->cols / m->L; c++)
+			vst(m, z, b, imm + c * d->cstride);
+	}
+	if (!iv)
+		return;
+	p = preg(m);
+	add(m, OP_SADDI, iv, iv, 0, 0)->imm = 1;
+	add(m, OP_SCMPILT, p, iv, 0, 0)->imm = (int32_t)n;
+	br = add(m, OP_BR, 0, 0, 0, 0);
+	br->guard = p;
+	br->target = top;
 	blk(m);
 }
 
-/* One group of n LHS row tiles (from row tile ig * n): matmuls, wait,
-   pops added into dst. */
+/* ------------------------------------------------------------ trips */
+
+/* A trip: its indices (static or registers), what it pushes and
+   whether it latches. */
+typedef struct Trip {
+	Ix i, kg, ng;		/* trip in its set, the set's K and N index */
+	Ix nkg, nng;		/* the next set's (pushes) */
+	Ix chunk;		/* which chunk of the next set it pushes */
+	int push;		/* 1: push, guarded by pguard (0: always) */
+	int pguard;
+	int latch;		/* 1: latch at the end, guarded by lguard */
+	int lguard;
+} Trip;
+
+/* The row groups' LHS, dst and a chunk's weight addresses of trip t. */
+typedef struct Addr {
+	int lb, db, wb;
+	int64_t li, di, wi;
+} Addr;
+
 static void
-group(Mm *m, Ix ig, int64_t n, Ix kc, Ix nc, int unroll)
+addresses(Mm *m, const Trip *t, Addr *ad)
 {
 	const VliwMM *mm = m->mm;
-	int lb, db, v, p, w, s, rpc = m->mp->mxu_rows_per_cycle;
-	int pk = mm->lhs.pack;
-	int64_t r, b, g, rows, dur, li = mm->lhs.imm, di = mm->dst.imm;
-	unsigned fl;
+	const VliwMMOpnd *r = &mm->rhs;
+	int tr = mm->trans_b;
+	int64_t rt = m->D / (m->S * m->pk);
 
-	rpc = rpc > 0 ? rpc : 1;
-	rows = (m->S + rpc - 1) / rpc;
-	dur = (m->S * pk + rpc - 1) / rpc * m->mp->mxu_passes[mm->prec];
-	lb = at(m, mm->lhs.base, ig, n * mm->lhs.rstride, &li);
-	lb = at(m, lb, kc, m->q * mm->lhs.cstride, &li);
-	db = at(m, mm->dst.base, ig, n * pk * mm->dst.rstride, &di);
-	db = at(m, db, nc, m->q * mm->dst.cstride, &di);
-	blk(m);
-	for (r = 0; r < n; r++)
-		for (b = 0; b < m->q; b++) {
-			v = vreg(m);
-			vld(m, v, lb, li + r * mm->lhs.rstride +
-			    b * mm->lhs.cstride);
-			fl = (unsigned)mm->prec << MACH_MM_PREC_SHIFT |
-			    (unsigned)b << MACH_MM_KBLK_SHIFT;
-			if (b > 0)
-				fl |= MACH_MM_ACC;
-			if (b < m->q - 1)
-				fl |= MACH_MM_HOLD;
-			add(m, pk == 2 ? OP_MXMMB : OP_MXMM, 0, v, 0, 0)->x =
-			    (uint16_t)fl;
-		}
-	blk(m);
-	delay(m, n * m->q * dur - rows, unroll);
-	for (r = 0; r < n * pk; r += pk)
-		for (g = 0; g < pk; g++)
-		for (b = 0; b < m->q; b++) {
-			int64_t off = di + (r + g) * mm->dst.rstride +
-			    b * mm->dst.cstride;
-			p = vreg(m);
-			w = vreg(m);
+	ad->li = mm->lhs.imm;
+	ad->lb = at(m, mm->lhs.base, t->i, m->U * mm->lhs.rstride, &ad->li);
+	ad->lb = at(m, ad->lb, t->kg, m->a * m->q * mm->lhs.cstride, &ad->li);
+	ad->di = mm->dst.imm;
+	ad->db = at(m, mm->dst.base, t->i, m->U * m->pk * mm->dst.rstride,
+	    &ad->di);
+	ad->db = at(m, ad->db, t->ng, m->b * m->q * mm->dst.cstride, &ad->di);
+	ad->wb = 0;
+	ad->wi = r->imm;
+	if (!t->push)
+		return;
+	/* rows of W are K; trans_b: rhs rows are N, its columns K */
+	ad->wb = at(m, r->base, tr ? t->nng : t->nkg, (tr ? m->b : m->a) * rt *
+	    r->rstride, &ad->wi);
+	ad->wb = at(m, ad->wb, tr ? t->nkg : t->nng, (tr ? m->a : m->b) * m->q *
+	    r->cstride, &ad->wi);
+	ad->wb = at(m, ad->wb, t->chunk, m->cpt / m->q * r->rstride, &ad->wi);
+}
+
+/* Loads push x of MXU mx's chunk (the tile of the set's ka, j) into a
+   new register; push() pushes it. */
+static int
+wload(Mm *m, const Addr *ad, int64_t mx, int64_t x)
+{
+	const VliwMMOpnd *r = &m->mm->rhs;
+	int tr = m->mm->trans_b, v = vreg(m);
+	int64_t rt = m->D / (m->S * m->pk), ka = mx / m->b, j = mx % m->b, off;
+
+	/* the tile's offset in the set, then the push's row group and
+	   column block */
+	off = tr ? j * rt * r->rstride + ka * m->q * r->cstride :
+	    ka * rt * r->rstride + j * m->q * r->cstride;
+	off += x / m->q * r->rstride + x % m->q * r->cstride;
+	vld(m, v, ad->wb, ad->wi + off);
+	return v;
+}
+
+static void
+push(Mm *m, int v, int64_t mx, int guard)
+{
+	int tr = m->mm->trans_b, op;
+
+	op = m->pk == 2 ? (tr ? OP_MPUSHTB : OP_MPUSHB) :
+	    tr ? OP_MPUSHT : OP_MPUSH;
+	add(m, op, 0, v, 0, (int)mx)->guard = guard;
+}
+
+/* The pops of one step: MXU (ka, j)'s entries in FIFO order. */
+typedef struct Pops {
+	int n, next;		/* pops, pops emitted */
+	int r[16 * 2 * 16];	/* [j][h][cb][ka] */
+} Pops;
+
+static void
+pop_some(Mm *m, Pops *p, int k)
+{
+	for (; k > 0 && p->next < p->n; k--, p->next++) {
+		int ka = p->next % m->a, j = p->next / m->a / (m->pk * m->q);
+		p->r[p->next] = vreg(m);
+		add(m, OP_MPOP, p->r[p->next], 0, 0, (int)(ka * m->b + j));
+	}
+}
+
+/* The sum over ka of the pops p[0 .. n) (pairwise). */
+static int
+sum(Mm *m, int *p, int64_t n)
+{
+	int64_t k, w;
+	int s;
+
+	for (w = 1; w < n; w *= 2)
+		for (k = 0; k + w < n; k += 2 * w) {
 			s = vreg(m);
-			add(m, OP_MPOP, p, 0, 0, 0);
-			vld(m, w, db, off);
-			add(m, OP_VADDF, s, w, p, 0);
-			vst(m, s, db, off);
+			add(m, OP_VADDF, s, p[k], p[k + w], 0);
+			p[k] = s;
 		}
+	return p[0];
+}
+
+/* The dst vregs of step u (at db + di) in the order of the pops'
+   sums: their offsets, and (unless stored directly) their loads. */
+static void
+dload(Mm *m, int db, int64_t di, int64_t u, int64_t *off, int *w)
+{
+	const VliwMMOpnd *d = &m->mm->dst;
+	int64_t j, h, cb, k, n = m->pk * m->q * m->b;
+
+	for (k = 0; k < n; k++) {
+		j = k / (m->pk * m->q);
+		h = k / m->q % m->pk;
+		cb = k % m->q;
+		off[k] = di + (u * m->pk + h) * d->rstride +
+		    (j * m->q + cb) * d->cstride;
+		if (!m->direct) {
+			w[k] = vreg(m);
+			vld(m, w[k], db, off[k]);
+		}
+	}
+}
+
+/* The popped results summed over ka, added into the loaded dst vregs w
+   (or stored directly). */
+static void
+accumulate(Mm *m, Pops *p, int db, const int64_t *off, const int *w)
+{
+	int s[2 * 16 * 16], t;
+	int64_t k, n = m->pk * m->q * m->b;
+
+	for (k = 0; k < n; k++)
+		s[k] = sum(m, p->r + k * m->a, m->a);
+	for (k = 0; k < n; k++) {
+		if (m->direct) {
+			vst(m, s[k], db, off[k]);
+			continue;
+		}
+		t = vreg(m);
+		add(m, OP_VADDF, t, w[k], s[k], 0);
+		vst(m, t, db, off[k]);
+	}
+}
+
+/*
+ * Step u of a trip: its LHS loads (each LHS vreg feeds the b MXUs of its
+ * K tile) with the pops of step u of the previous trip (prev: its dst
+ * address, NULL for none) in between, the matmuls, then the sums added
+ * into dst: an order that also issues well in order (vliw_sched_serial).
+ */
+static void
+step(Mm *m, const Trip *t, const Addr *ad, const Addr *prev, int64_t u,
+    int64_t k0, int64_t k1)
+{
+	int wv[64], nw = 0, w[2 * 16 * 16];
+	int64_t k, n = m->a * m->b, off[2 * 16 * 16];
+	const VliwMM *mm = m->mm;
+	int64_t ka, qb, j, nl = m->a * m->q;
+	int v[16 * 16];
+	unsigned fl;
+	Pops p;
+
+	p.n = prev ? (int)(m->a * m->b * m->pk * m->q) : 0;
+	p.next = 0;
+	for (k = k0; k < k1 && nw < 64; k++)
+		wv[nw++] = wload(m, ad, k % n, k / n);
+	for (ka = 0; ka < nl; ka++) {
+		v[ka] = vreg(m);
+		vld(m, v[ka], ad->lb, ad->li + u * mm->lhs.rstride +
+		    ka * mm->lhs.cstride);
+		pop_some(m, &p, (p.n + nl - 1) / nl);
+	}
+	pop_some(m, &p, p.n);
+	for (k = k0; k < k1 && k - k0 < nw; k++)
+		push(m, wv[k - k0], k % n, t->pguard);
+	if (prev)
+		dload(m, prev->db, prev->di, u, off, w);
+	for (ka = 0; ka < m->a; ka++)
+		for (qb = 0; qb < m->q; qb++) {
+			fl = (unsigned)mm->prec << MACH_MM_PREC_SHIFT |
+			    (unsigned)qb << MACH_MM_KBLK_SHIFT;
+			if (qb > 0)
+				fl |= MACH_MM_ACC;
+			if (qb < m->q - 1)
+				fl |= MACH_MM_HOLD;
+			for (j = 0; j < m->b; j++)
+				add(m, m->pk == 2 ? OP_MXMMB : OP_MXMM, 0,
+				    v[ka * m->q + qb], 0, (int)(ka * m->b + j))->x =
+				    (uint16_t)fl;
+		}
+	if (prev)
+		accumulate(m, &p, prev->db, off, w);
+}
+
+/* The pops of step u of the last trip (dst at ad). */
+static void
+drain(Mm *m, const Addr *ad, int64_t u)
+{
+	Pops p;
+
+	int w[2 * 16 * 16];
+	int64_t off[2 * 16 * 16];
+
+	p.n = (int)(m->a * m->b * m->pk * m->q);
+	p.next = 0;
+	pop_some(m, &p, p.n);
+	dload(m, ad->db, ad->di, u, off, w);
+	accumulate(m, &p, ad->db, off, w);
+}
+
+/*
+ * Trip t: for each step u, its share of the weight pushes and the step
+ * (with the pops of step u of the previous trip); then the latch.
+ */
+static void
+trip(Mm *m, const Trip *t, const Addr *ad, const Addr *prev)
+{
+	int64_t u, mx, k, k0, n = m->a * m->b, total = t->push ? m->cpt * n : 0;
+
+	for (u = 0, k = 0; u < m->U; u++) {
+		for (k0 = k; k < total && k * m->U / total <= u && k - k0 < 64; k++)
+			;
+		step(m, t, ad, prev, u, k0, k);
+	}
+	for (mx = 0; t->latch && mx < n; mx++)
+		add(m, OP_MLATCH, 0, 0, 0, (int)mx)->guard = t->lguard;
+}
+
+/* The static trip j of the stream. */
+static Trip
+static_trip(const Mm *m, int64_t j)
+{
+	Trip t;
+	int64_t set = j / m->tps, nset = (set + 1) % (m->kgr * m->ngr);
+
+	memset(&t, 0, sizeof t);
+	t.i = cix(j % m->tps);
+	t.ng = cix(set % m->ngr);
+	t.kg = cix(set / m->ngr);
+	t.nng = cix(nset % m->ngr);
+	t.nkg = cix(nset / m->ngr);
+	t.push = m->pushing && t.i.c * m->cpt < m->npush;
+	t.chunk = t.i;
+	t.latch = m->pushing && t.i.c == m->tps - 1;
+	return t;
+}
+
+/* Counters x[0 .. n) (extents ext) as an odometer: x + carry (carry 0:
+   always one), into y (may be x: in place).  Returns the carry out as
+   a predicate, or 0 when it is always set (every extent 1). */
+static int
+odometer(Mm *m, Ix *x, Ix *y, const int64_t *ext, int n)
+{
+	int k, carry = 0, t, w;
+
+	for (k = 0; k < n; k++) {
+		if (ext[k] <= 1) {
+			y[k] = x[k];
+			continue;
+		}
+		if (!y[k].r)
+			y[k].r = sreg(m);
+		y[k].c = 0;
+		t = sreg(m);
+		add(m, OP_SADDI, t, x[k].r, 0, 0)->imm = 1;
+		if (carry)
+			add(m, OP_SSEL, t, t, x[k].r, carry);
+		w = preg(m);
+		add(m, OP_SCMPIEQ, w, t, 0, 0)->imm = (int32_t)ext[k];
+		add(m, OP_SSEL, y[k].r, m->mm->zero, t, w);
+		carry = w;
+	}
+	return carry;
+}
+
+/* Trips 1 .. J-1 as a counted loop. */
+static void
+loop(Mm *m, const Addr *first)
+{
+	Ix c[3], nx[2], y[2] = { { 0, 0 }, { 0, 0 } };
+	int64_t ext[3] = { m->tps, m->ngr, m->kgr }, k, v;
+	Trip t0 = static_trip(m, 1), t;
+	int jr = sreg(m), pa = sreg(m), top, p;
+	Addr ad, prev;
+	LIns *br;
+
+	c[0] = t0.i;
+	c[1] = t0.ng;
+	c[2] = t0.kg;
+	for (k = 0; k < 3; k++)
+		if (ext[k] > 1) {
+			v = c[k].c;
+			c[k].r = sreg(m);
+			c[k].c = 0;
+			smovi(m, c[k].r, v);
+		}
+	smovi(m, jr, 1);
+	add(m, OP_SADDI, pa, first->db, 0, 0)->imm = (int32_t)first->di;
+	top = blk(m);
+	memset(&t, 0, sizeof t);
+	t.i = c[0];
+	t.ng = c[1];
+	t.kg = c[2];
+	if (m->pushing) {
+		nx[0] = c[1];
+		nx[1] = c[2];
+		odometer(m, nx, y, ext + 1, 2);
+		t.nng = y[0];
+		t.nkg = y[1];
+		t.push = 1;
+		t.chunk = t.i;
+		if (m->cpt * m->tps > m->npush) {
+			/* the first npush / cpt trips of a set push */
+			t.pguard = preg(m);
+			add(m, OP_SCMPILT, t.pguard, t.i.r, 0, 0)->imm =
+			    (int32_t)(m->npush / m->cpt);
+			t.chunk.r = sreg(m);
+			add(m, OP_SMINI, t.chunk.r, t.i.r, 0, 0)->imm =
+			    (int32_t)(m->npush / m->cpt - 1);
+		}
+		t.latch = 1;
+		if (m->tps > 1) {
+			t.lguard = preg(m);
+			add(m, OP_SCMPIEQ, t.lguard, t.i.r, 0, 0)->imm =
+			    (int32_t)(m->tps - 1);
+		}
+	}
+	addresses(m, &t, &ad);
+	prev.db = pa;
+	prev.di = 0;
+	trip(m, &t, &ad, &prev);
+	add(m, OP_SADDI, pa, ad.db, 0, 0)->imm = (int32_t)ad.di;
+	odometer(m, c, c, ext, 3);
+	p = preg(m);
+	add(m, OP_SADDI, jr, jr, 0, 0)->imm = 1;
+	add(m, OP_SCMPILT, p, jr, 0, 0)->imm = (int32_t)m->J;
+	br = add(m, OP_BR, 0, 0, 0, 0);
+	br->guard = p;
+	br->target = top;
+	blk(m);
+}
+
+static void
+stream(Mm *m)
+{
+	Trip t;
+	Addr ad, prev, w0;
+	int64_t j, x, mx, n = m->a * m->b;
+	int unroll = m->J * m->U <= UNROLL_STEPS;
+
+	/* prologue: set 0's weights */
+	memset(&t, 0, sizeof t);
+	t.push = 1;
+	t.i = t.kg = t.ng = t.nkg = t.nng = t.chunk = cix(0);
+	blk(m);
+	addresses(m, &t, &w0);
+	for (x = 0; x < m->npush; x++)
+		for (mx = 0; mx < n; mx++)
+			push(m, wload(m, &w0, mx, x), mx, 0);
+	for (mx = 0; mx < n; mx++)
+		add(m, OP_MLATCH, 0, 0, 0, (int)mx);
+	/* the trips: all unrolled, or trip 0 and a loop */
+	for (j = 0; j < (unroll ? m->J : 1); j++) {
+		t = static_trip(m, j);
+		addresses(m, &t, &ad);
+		trip(m, &t, &ad, j ? &prev : NULL);
+		prev = ad;
+	}
+	if (!unroll && m->J > 1) {
+		loop(m, &prev);
+		t = static_trip(m, m->J - 1);
+		t.push = 0;
+		addresses(m, &t, &prev);
+	}
+	for (j = 0; j < m->U; j++)
+		drain(m, &prev, j);
 	blk(m);
 }
 
@@ -308,31 +578,68 @@ check(const Mm *m)
 
 	if (m->D % m->L || m->D / m->L > 16 || m->D % (2 * m->S))
 		return "a matmul on an MXU of this size";
-	if (mm->lhs.pack != mm->rhs.pack || mm->dst.pack != 1)
+	if (mm->lhs.pack != mm->rhs.pack || mm->dst.pack != 1 ||
+	    mm->lhs.pack < 1 || mm->lhs.pack > 2)
 		return "a matmul with mixed operand dtypes";
 	if (mm->dst.rows != mm->lhs.rows ||
-	    mm->dst.rows % (m->S * mm->lhs.pack))
+	    mm->dst.rows % (m->S * mm->lhs.pack) || mm->dst.rows <= 0)
 		return "a matmul whose rows do not fill whole vregs";
 	if (mm->trans_b ? mm->rhs.cols != K || mm->rhs.rows != N :
 	    mm->rhs.rows != K || mm->rhs.cols != N)
 		return "a matmul with mismatched operand shapes";
-	if (K % m->D || N % m->D)
+	if (K % m->D || N % m->D || K <= 0 || N <= 0)
 		return "a matmul whose K or N is not a multiple of the MXU size";
 	if ((unsigned)mm->prec >= NMACHPREC)
 		return "a matmul with this precision";
+	if (m->mp->nmxu < 1 || m->pk * m->q > m->mp->mxu_fifo)
+		return "a matmul with an MXU result FIFO this shallow";
 	return NULL;
+}
+
+/* The largest divisor of n that is at most cap (at least 1). */
+static int64_t
+divisor(int64_t n, int64_t cap)
+{
+	int64_t d = cap < n ? cap : n;
+
+	while (d > 1 && n % d)
+		d--;
+	return d > 0 ? d : 1;
+}
+
+/* The set shape, the trips and the push chunks. */
+static void
+plan(Mm *m)
+{
+	const VliwMM *mm = m->mm;
+	int64_t kb = mm->lhs.cols / m->D, nb = mm->dst.cols / m->D, cap;
+
+	m->mt = mm->dst.rows / (m->S * m->pk);
+	m->a = divisor(kb, m->mp->nmxu < 16 ? m->mp->nmxu : 16);
+	m->b = divisor(nb, m->mp->nmxu / m->a);
+	m->kgr = kb / m->a;
+	m->ngr = nb / m->b;
+	cap = m->mp->mxu_fifo / (m->pk * m->q);
+	m->U = divisor(m->mt, cap < MAX_U ? cap : MAX_U);
+	m->tps = m->mt / m->U;
+	m->J = m->tps * m->kgr * m->ngr;
+	m->npush = m->D / (m->S * m->pk) * m->q;
+	m->pushing = m->kgr * m->ngr > 1;
+	/* the smallest chunk (whole column blocks, dividing the tile) that
+	   the trips of a set cover */
+	for (m->cpt = m->q; m->cpt < m->npush; m->cpt += m->q)
+		if (m->npush % m->cpt == 0 && m->cpt * m->tps >= m->npush)
+			break;
+	m->direct = !mm->accumulate && m->kgr == 1;
 }
 
 const char *
 vliw_isel_matmul(LFunc *f, int *cur, const VliwMM *mm)
 {
 	Mm m;
-	Loop lk = { 0 }, ln = { 0 }, lg = { 0 };
-	int64_t n, mt, kb, nb, trips, wait, rpc;
-	Ix kc, nc, ig;
 	const char *why;
-	int unroll;
 
+	memset(&m, 0, sizeof m);
 	m.f = f;
 	m.mp = f->mp;
 	m.mm = mm;
@@ -341,41 +648,15 @@ vliw_isel_matmul(LFunc *f, int *cur, const VliwMM *mm)
 	m.L = f->mp->lanes;
 	m.D = f->mp->mxu_dim;
 	m.q = m.L > 0 ? m.D / m.L : 0;
-	if (m.q < 1)
+	m.pk = mm->lhs.pack;
+	if (m.q < 1 || m.S < 1)
 		return "a matmul on an MXU of this size";
 	if ((why = check(&m)) != NULL)
 		return why;
-	mt = mm->dst.rows / (m.S * mm->lhs.pack);
-	n = f->mp->mxu_fifo / (m.q * mm->lhs.pack);
-	if (n > mt)
-		n = mt;
-	while (n > 1 && mt % n)
-		n--;
-	if (n < 1)
-		return "a matmul with an MXU result FIFO this shallow";
-	kb = mm->lhs.cols / m.D;
-	nb = mm->dst.cols / m.D;
-	trips = kb * nb * (mt / n);
-	rpc = f->mp->mxu_rows_per_cycle > 0 ? f->mp->mxu_rows_per_cycle : 1;
-	wait = n * m.q * f->mp->mxu_passes[mm->prec] *
-	    ((m.S * mm->lhs.pack + rpc - 1) / rpc);
-	/* small matmuls unroll: no loop predicates, no delay loops */
-	unroll = trips <= UNROLL_TRIPS && wait <= UNROLL_WAIT;
-	lk.unroll = ln.unroll = lg.unroll = unroll;
-	if (!mm->accumulate)
-		zero_dst(&m, (unroll && mt <= UNROLL_TRIPS) ||
-		    mm->dst.rows <= m.S);
-	kc = loop_begin(&m, &lk, kb);
-	do {
-		nc = loop_begin(&m, &ln, nb);
-		do {
-			weights(&m, kc, nc);
-			ig = loop_begin(&m, &lg, mt / n);
-			do
-				group(&m, ig, n, kc, nc, unroll);
-			while (loop_next(&m, &lg, &ig));
-		} while (loop_next(&m, &ln, &nc));
-	} while (loop_next(&m, &lk, &kc));
+	plan(&m);
+	if (!mm->accumulate && !m.direct)
+		zero_dst(&m);
+	stream(&m);
 	*cur = m.cur;
 	return NULL;
 }

@@ -3,6 +3,25 @@
  * (buffer, slot, static and dynamic starts) into a byte address in
  * tiled VMEM, row-major SMEM or HBM, and vector and scalar loads and
  * stores through them.
+ *
+ * Vector accesses (isel_vaccess) of 4-byte dtypes; bf16 goes to
+ * isel_bf16.c.  A value's dims map onto the view's buffer dims:
+ *   columns -> the buffer's columns: rows are buffer rows (a sublane
+ *     group is one vld/vst, or two when it crosses a row tile of a
+ *     buffer more than one tile wide), or a leading buffer dim (a
+ *     strided vld/vst, or one access per row); leading dims add
+ *     static offsets.  Partial row groups take sublane masks, stores of
+ *     partial columns a lane mask (vst.msk), unless the columns beyond
+ *     are the buffer's padding.  A column start inside a tile is
+ *     realigned with xlu.rot (loads: two rotated tiles and a vsel).
+ *   columns -> the buffer's rows (a column read as a row, m[:, 0]): an
+ *     XLU transpose of the L rows, the pop holding the column, then
+ *     vbcast.sub of its sublane.
+ * Layouts: native as above; lane-replicated values load the column
+ * tile and xlu.bcast the start's lane, and store to every column tile
+ * of the view (lane masks); sublane-replicated values load their first
+ * row with stride 0 (every sublane reads it) and store to every row
+ * group.  bool vectors are 0/1 words in memory (vcmp.ne / vsel).
  */
 #include "backend/vliw/isel.h"
 
@@ -185,56 +204,509 @@ isel_address(Isel *I, const Ref *r, int64_t *imm)
 	if (rr >= 0) {
 		int64_t r0 = r->start[rr];
 		off += r0 / S * ntc * tb + r0 % S * L * 4;
-		if (r->dyn[rr] && r->mult[rr] % S)
-			return unsupported(I, "a dynamic row offset that is not "
-			    "a multiple of the sublanes"), 0;
+		/* one column tile: rows are contiguous, any start works */
+		if (r->dyn[rr] && r->mult[rr] % S && ntc > 1)
+			return unsupported(I, "a dynamic row offset that is "
+			    "not a multiple of the sublanes"), 0;
 		reg = isel_madd(I, reg, r->dyn[rr], ntc * tb / S);
 	}
 	*imm = off;
 	return reg;
 }
 
-/* ------------------------------------------------------------ memory */
+/* ------------------------------------------------------------ vector access */
+
+static int64_t
+roff(const VAcc *a, int64_t r)
+{
+	return r / a->S * a->ntc * a->tb + r % a->S * a->row;
+}
+
+static int64_t
+coff(const VAcc *a, int64_t c)
+{
+	return c / a->L * a->tb + c % a->L * 4;
+}
+
+/* Bytes from the view's first row to its value row d. */
+static int64_t
+rdelta(const VAcc *a, int64_t d)
+{
+	return a->rstep ? d * a->rstep : roff(a, a->r0 + d) - roff(a, a->r0);
+}
+
+/* Bytes from the view's first column to its value column x. */
+int64_t
+isel_vacc_cdelta(const VAcc *a, int64_t x)
+{
+	return coff(a, a->c0 + x) - coff(a, a->c0);
+}
+
+/* Bytes from the view's start to leading index li (row-major). */
+int64_t
+isel_vacc_ldelta(const VAcc *a, int64_t li)
+{
+	int64_t d = 0;
+	int k;
+
+	for (k = a->nlead - 1; k >= 0; k--) {
+		d += li % a->lsize[k] * a->lstride[k];
+		li /= a->lsize[k];
+	}
+	return d;
+}
+
+/* Bytes per step of leading buffer dim bd in tiled VMEM. */
+static int64_t
+slab(const VAcc *a, int bd)
+{
+	int64_t s = (a->BR + a->S * a->pack - 1) / (a->S * a->pack) * a->ntc *
+	    a->tb;
+	int i;
+
+	for (i = bd + 1; i < a->b->shape.rank - 2; i++)
+		s *= a->b->shape.d[i];
+	return s;
+}
+
+/*
+ * The accesses of n value rows from value row d (sublanes 0 .. n-1):
+ * one part, two when the group crosses a row tile of a buffer more than
+ * one tile wide, or one per row when the rows step a leading dim by an
+ * amount the stride field cannot say.  Returns the number of parts.
+ */
+int
+isel_vacc_group(const VAcc *a, int64_t d, int n, VPart *p)
+{
+	unsigned all = (1u << n) - 1;
+	int64_t m = a->r0 + d, k;
+	int s;
+
+	if (a->rstep) {
+		if (a->rstep % a->row == 0 && a->rstep / a->row <= 255) {
+			p[0] = (VPart){ rdelta(a, d), all, (int)(a->rstep /
+			    a->row) };
+			return 1;
+		}
+		for (s = 0; s < n; s++)
+			p[s] = (VPart){ rdelta(a, d + s), 1u << s, 0 };
+		return n;
+	}
+	k = a->S - m % a->S;
+	if (a->ntc == 1 || m % a->S == 0 || n <= k) {
+		p[0] = (VPart){ rdelta(a, d), all, 1 };
+		return 1;
+	}
+	p[0] = (VPart){ rdelta(a, d), (1u << k) - 1, 1 };
+	p[1] = (VPart){ rdelta(a, d + k) - k * a->row, all & ~((1u << k) - 1),
+	    1 };
+	return 2;
+}
+
+/* A vld (store 0) of register v or a vst / vst.msk (lane mask lm) at
+   the view's address plus delta bytes. */
+LIns *
+isel_vacc_mem(Isel *I, const VAcc *a, int store, int v, int64_t delta,
+    const VPart *p, int lm)
+{
+	LIns *in;
+
+	if (!store)
+		in = add(I, OP_VLD, v, a->base, 0, 0);
+	else if (lm)
+		in = add(I, OP_VSTMSK, 0, a->base, v, lm);
+	else
+		in = add(I, OP_VST, 0, a->base, v, 0);
+	in->imm = (int32_t)(a->imm + delta + p->delta);
+	in->x = (uint16_t)(p->mask | (unsigned)p->stride << 8);
+	return in;
+}
+
+/* A mask register of lanes [lo, hi), or 0 when that is every lane. */
+int
+isel_lane_mask(Isel *I, int64_t lo, int64_t hi)
+{
+	int io = llo_new_reg(I->f, LC_V), m = 0, k, t;
+	int64_t L = I->mp->lanes;
+
+	if (lo <= 0 && hi >= L)
+		return 0;
+	add(I, OP_VIOTAL, io, 0, 0, 0);
+	if (hi < L) {
+		k = llo_new_reg(I->f, LC_V);
+		addi(I, OP_VBCASTI, k, 0, hi);
+		m = llo_new_reg(I->f, LC_M);
+		add(I, OP_VCMPLTI, m, io, k, 0);
+	}
+	if (lo > 0) {
+		k = llo_new_reg(I->f, LC_V);
+		addi(I, OP_VBCASTI, k, 0, lo);
+		t = llo_new_reg(I->f, LC_M);
+		add(I, OP_VCMPGEI, t, io, k, 0);
+		if (m) {
+			k = llo_new_reg(I->f, LC_M);
+			add(I, OP_MAND, k, m, t, 0);
+			t = k;
+		}
+		m = t;
+	}
+	return m;
+}
+
+/* The lane mask a store of value columns [x, x + L) needs: none when
+   the columns beyond the view are the buffer's padding. */
+static int
+store_mask(Isel *I, const VAcc *a, int64_t x)
+{
+	int64_t n = a->C - x;
+
+	if (n >= a->L || a->c0 + a->C >= a->BC)
+		return 0;
+	return isel_lane_mask(I, 0, n);
+}
+
+/* A register loaded from n value rows at d (+ delta bytes). */
+static int
+load_rows(Isel *I, const VAcc *a, int64_t d, int n, int64_t delta)
+{
+	VPart p[32];
+	int np = isel_vacc_group(a, d, n, p), v = 0, k, t, o;
+
+	for (k = 0; k < np; k++) {
+		t = llo_new_reg(I->f, LC_V);
+		isel_vacc_mem(I, a, 0, t, delta, &p[k], 0);
+		if (v) {
+			o = llo_new_reg(I->f, LC_V);
+			add(I, OP_VOR, o, v, t, 0);
+			t = o;
+		}
+		v = t;
+	}
+	return v;
+}
+
+/* Stores register v to n value rows at d (+ delta), lane mask lm. */
+static void
+store_rows(Isel *I, const VAcc *a, int64_t d, int n, int64_t delta, int v,
+    int lm)
+{
+	VPart p[32];
+	int np = isel_vacc_group(a, d, n, p), k;
+
+	for (k = 0; k < np; k++)
+		isel_vacc_mem(I, a, 1, v, delta, &p[k], lm);
+}
+
+/* XLU lane op (xlu.rot, xlu.bcast) of v by x, in a new register. */
+static int
+xlane(Isel *I, int op, int v, int64_t x)
+{
+	int d;
+
+	isel_xlu_map(I, op, &v, 1, (int)x, &d);
+	return d;
+}
+
+/* Value columns [x, x + L) of n rows at d from a view whose column
+   start is inside a tile: two rotated tiles joined by a lane select. */
+static int
+load_unaligned(Isel *I, const VAcc *a, int64_t d, int n, int64_t delta,
+    int64_t x)
+{
+	int64_t off = a->c0 % a->L, k = a->L - off;
+	int64_t t0 = isel_vacc_cdelta(a, x) - off * 4;
+	int v[2], m, r;
+
+	v[0] = load_rows(I, a, d, n, delta + t0);
+	if (a->C - x <= k)
+		return xlane(I, OP_XROT, v[0], k);
+	v[1] = load_rows(I, a, d, n, delta + t0 + a->tb);
+	isel_xlu_map(I, OP_XROT, v, 2, (int)k, v);
+	m = isel_lane_mask(I, 0, k);
+	r = llo_new_reg(I->f, LC_V);
+	add(I, OP_VSEL, r, v[0], v[1], m);
+	return r;
+}
+
+/* Stores value columns [x, x + L) (register v) into a view whose
+   column start is inside a tile: v rotated, into two tiles. */
+static void
+store_unaligned(Isel *I, const VAcc *a, int64_t d, int n, int64_t delta,
+    int64_t x, int v)
+{
+	int64_t off = a->c0 % a->L, w = a->C - x < a->L ? a->C - x : a->L;
+	int64_t t0 = isel_vacc_cdelta(a, x) - off * 4;
+	int r = xlane(I, OP_XROT, v, off);
+
+	store_rows(I, a, d, n, delta + t0, r, isel_lane_mask(I, off,
+	    off + w));
+	if (off + w > a->L)
+		store_rows(I, a, d, n, delta + t0 + a->tb, r,
+		    isel_lane_mask(I, 0, off + w - a->L));
+}
+
+/* Rows in sublane group i of the value. */
+static int
+grp(const VAcc *a, int64_t i)
+{
+	return (int)(a->R - i * a->S < a->S ? a->R - i * a->S : a->S);
+}
+
+/* Native vreg *v: sublane group i, value columns [x, x + L). */
+static void
+native_one(Isel *I, const VAcc *a, int64_t dl, int64_t i, int64_t x, int *v)
+{
+	int64_t d = i * a->S;
+	int n = grp(a, i), r;
+
+	if (a->store) {
+		r = a->isbool ? isel_mask_to_v(I, *v) : *v;
+		if (a->c0 % a->L)
+			store_unaligned(I, a, d, n, dl, x, r);
+		else
+			store_rows(I, a, d, n, dl + isel_vacc_cdelta(a, x), r,
+			    store_mask(I, a, x));
+		return;
+	}
+	r = a->c0 % a->L ? load_unaligned(I, a, d, n, dl, x) :
+	    load_rows(I, a, d, n, dl + isel_vacc_cdelta(a, x));
+	*v = a->isbool ? isel_v_to_mask(I, r) : r;
+}
+
+static void
+native(Isel *I, const VAcc *a, int *v)
+{
+	int64_t nr = (a->R + a->S - 1) / a->S, nc = (a->C + a->L - 1) / a->L;
+	int64_t l, i, j;
+	int k = 0;
+
+	for (l = 0; l < a->lead; l++)
+		for (i = 0; i < nr; i++)
+			for (j = 0; j < nc; j++)
+				native_one(I, a, isel_vacc_ldelta(a, l), i,
+				    j * a->L, &v[k++]);
+}
+
+/* Stores lane-replicated r (sublane group i) to every column tile of
+   the view, lane-masked to its columns. */
+static void
+repl_store(Isel *I, const VAcc *a, int64_t dl, int64_t i, int r)
+{
+	int64_t c, lo, hi, end = a->c0 + a->C;
+
+	for (c = a->c0 - a->c0 % a->L; c < end; c += a->L) {
+		lo = c < a->c0 ? a->c0 - c : 0;
+		hi = end - c >= a->L || end >= a->BC ? a->L : end - c;
+		store_rows(I, a, i * a->S, grp(a, i), dl + coff(a, c) -
+		    coff(a, a->c0), r, isel_lane_mask(I, lo, hi));
+	}
+}
+
+/* Lane-replicated [.., R, C]: one vreg column. */
+static void
+lane_repl(Isel *I, const VAcc *a, int *v)
+{
+	int64_t nr = (a->R + a->S - 1) / a->S, off = a->c0 % a->L;
+	int64_t l, i, dl;
+	int k = 0, r;
+
+	for (l = 0; l < a->lead; l++)
+		for (i = 0; i < nr; i++, k++) {
+			dl = isel_vacc_ldelta(a, l);
+			if (a->store) {
+				repl_store(I, a, dl, i, a->isbool ?
+				    isel_mask_to_v(I, v[k]) : v[k]);
+				continue;
+			}
+			r = load_rows(I, a, i * a->S, grp(a, i), dl - off * 4);
+			r = xlane(I, OP_XBCAST, r, off);
+			v[k] = a->isbool ? isel_v_to_mask(I, r) : r;
+		}
+}
+
+/* Sublane-replicated [.., R, C]: one vreg row; loads read the first
+   row into every sublane (stride 0), stores write every row group. */
+static void
+sublane_repl(Isel *I, const VAcc *a, int *v)
+{
+	int64_t nc = (a->C + a->L - 1) / a->L, nr = (a->R + a->S - 1) / a->S;
+	int64_t l, i, j, dx;
+	int k = 0, r;
+	VPart p = { 0, (1u << a->S) - 1, 0 };
+
+	if (a->c0 % a->L)
+		return (void)unsupported(I, "a sublane-replicated access at a "
+		    "column inside a tile");
+	for (l = 0; l < a->lead; l++)
+		for (j = 0; j < nc; j++, k++) {
+			dx = isel_vacc_ldelta(a, l) + isel_vacc_cdelta(a,
+			    j * a->L);
+			if (!a->store) {
+				r = llo_new_reg(I->f, LC_V);
+				isel_vacc_mem(I, a, 0, r, dx, &p, 0);
+				v[k] = a->isbool ? isel_v_to_mask(I, r) : r;
+				continue;
+			}
+			r = a->isbool ? isel_mask_to_v(I, v[k]) : v[k];
+			for (i = 0; i < nr; i++)
+				store_rows(I, a, i * a->S, grp(a, i), dx, r,
+				    store_mask(I, a, j * a->L));
+		}
+}
+
+/*
+ * A column read as a row: value [.., N] (columns = buffer rows, at
+ * buffer column c0).  Per L rows: S-row loads of the column's tile
+ * pushed through an XLU transpose; pop (c0 % L) / S holds the column in
+ * sublane c0 % S, broadcast to every sublane.
+ */
+static void
+column_row(Isel *I, const VAcc *a, int *v)
+{
+	int64_t nc = (a->C + a->L - 1) / a->L, off = a->c0 % a->L;
+	int64_t l, j, s, dl;
+	int k = 0, r, n, ns, src[64], dst[64];
+
+	if (a->store)
+		return (void)unsupported(I, "a store of a row into a column");
+	if (a->L / a->S > 64)
+		return (void)unsupported(I, "a column view on this preset");
+	for (l = 0; l < a->lead; l++) {
+		dl = isel_vacc_ldelta(a, l) - off * 4;
+		for (j = 0; j < nc; j++, k++) {
+			for (s = ns = 0; s * a->S < a->L &&
+			    j * a->L + s * a->S < a->C; s++) {
+				n = (int)(a->C - j * a->L - s * a->S);
+				src[ns++] = load_rows(I, a, j * a->L + s * a->S,
+				    n < a->S ? n : (int)a->S, dl);
+			}
+			isel_xlu_xpose(I, src, ns, dst);
+			r = llo_new_reg(I->f, LC_V);
+			add(I, OP_VBCASTS, r, dst[off / a->S], 0, 0)->x =
+			    (uint16_t)(off % a->S);
+			v[k] = a->isbool ? isel_v_to_mask(I, r) : r;
+		}
+	}
+}
+
+/* Maps the value's dims onto q's buffer dims (see the file comment). */
+static int
+classify(Isel *I, VAcc *a)
+{
+	const Ref *q = a->q;
+	int n = a->t->shape.rank, rr = q->rank - 2, cc = q->rank - 1, k, bd;
+
+	if (n != q->nvd || n < 1)
+		return unsupported(I, "a vector access whose rank is not its "
+		    "view's");
+	bd = q->vdim[n - 1];
+	if (bd == rr)
+		a->colrow = 1;
+	else if (bd != cc)
+		return unsupported(I, "a vector access whose columns are a "
+		    "leading dimension");
+	a->C = a->t->shape.d[n - 1];
+	a->R = n >= 2 ? a->t->shape.d[n - 2] : 1;
+	a->nlead = 0;
+	a->lead = 1;
+	for (k = 0; k < n - 1; k++) {
+		bd = q->vdim[k];
+		if (k == n - 2 && bd == rr)
+			continue;
+		if (bd >= rr)
+			return unsupported(I, "a vector access whose rows are "
+			    "the buffer's columns");
+		if (k == n - 2 && !a->colrow) {
+			a->rstep = slab(a, bd);
+			continue;
+		}
+		a->lsize[a->nlead] = a->t->shape.d[k];
+		a->lstride[a->nlead++] = slab(a, bd);
+		a->lead *= a->t->shape.d[k];
+	}
+	if (a->colrow) {
+		if (a->R != 1)
+			return unsupported(I, "a vector access of a column "
+			    "view with more than one row");
+		a->C = a->t->shape.d[n - 1];
+	}
+	return 0;
+}
+
+int
+isel_vacc(Isel *I, const TOp *o, int store, VAcc *a)
+{
+	const Ref *r = I->val[o->arg[0]].ref;
+	const Ref *q = isel_narrow(I, r, o, o->u.idx.n, o->u.idx.d);
+	int rr = q->rank - 2, cc = q->rank - 1;
+
+	memset(a, 0, sizeof *a);
+	a->q = q;
+	a->b = isel_rbuf(I, q);
+	a->t = tv(I, store ? o->arg[1] : o->res[0]);
+	a->store = store;
+	a->S = I->mp->sublanes;
+	a->L = I->mp->lanes;
+	a->pack = dtype_packing(a->t->dtype);
+	a->row = a->L * 4;
+	a->tb = a->S * a->row;
+	a->isbool = a->t->dtype == DT_BOOL;
+	isel_mat(a->b, &a->BR, &a->BC);
+	a->ntc = (a->BC + a->L - 1) / a->L;
+	if (a->b->space != TS_VMEM || a->t->kind != TV_VEC)
+		return unsupported(I, "a vector access outside VMEM");
+	if (a->S > 16 || a->b->dtype != a->t->dtype)
+		return unsupported(I, "this vector access");
+	a->r0 = rr >= 0 ? q->start[rr] : 0;
+	a->c0 = q->start[cc];
+	if (classify(I, a))
+		return -1;
+	if (a->colrow && q->dyn[cc])
+		return unsupported(I, "a dynamic column of a column view");
+	return 0;
+}
 
 void
 isel_vaccess(Isel *I, const TOp *o, int store)
 {
-	const Ref *r = I->val[o->arg[0]].ref;
-	const TVal *t = tv(I, store ? o->arg[1] : o->res[0]);
-	Ref *q = isel_narrow(I, r, o, o->u.idx.n, o->u.idx.d);
-	int64_t nr, nc, R, C, imm, i, j, S = I->mp->sublanes, L = I->mp->lanes;
-	int64_t r0, ntc, BR, BC;
-	int base, *v, rows;
+	VAcc a;
 	Val *out = o->nres ? &I->val[o->res[0]] : NULL;
+	int *v;
 
-	if (isel_vgrid(I, t, &nr, &nc, &R, &C) || isel_rbuf(I, q)->space != TS_VMEM)
-		return (void)(I->err || unsupported(I, "a vector access "
-		    "outside VMEM"));
-	base = isel_address(I, q, &imm);
-	if (!base)
-		base = I->zero;
-	isel_mat(isel_rbuf(I, q), &BR, &BC);
-	ntc = (BC + L - 1) / L;
-	r0 = q->rank >= 2 ? q->start[q->rank - 2] % S : 0;
-	if ((r0 && r0 + R > S) || q->start[q->rank - 1] % L || C % L)
-		return (void)unsupported(I, "a vector access that is not "
-		    "tile aligned");
-	v = store ? I->val[o->arg[1]].v : isel_vregs(I, t);
-	for (i = 0; i < nr; i++) {
-		rows = (int)(R - i * S < S ? R - i * S : S);
-		for (j = 0; j < nc; j++) {
-			LIns *in = store ?
-			    add(I, OP_VST, 0, base, v[i * nc + j], 0) :
-			    add(I, OP_VLD, v[i * nc + j], base, 0, 0);
-			in->imm = (int32_t)(imm + (i * ntc + j) * S * L * 4);
-			in->x = (uint16_t)(((1u << rows) - 1) | 1u << 8);
-		}
+	if (isel_vacc(I, o, store, &a))
+		return;
+	if (a.pack != 1) {
+		isel_bf16_access(I, &a, store ? I->val[o->arg[1]].v : NULL,
+		    out);
+		return;
 	}
-	if (!store) {
+	if (dtype_size(a.t->dtype) != 4)
+		return (void)unsupported(I, arena_printf(I->a, "a vector "
+		    "access of %s", dtype_name(a.t->dtype)));
+	a.base = isel_address(I, a.q, &a.imm);
+	if (I->err)
+		return;
+	if (!a.base)
+		a.base = I->zero;
+	v = store ? I->val[o->arg[1]].v : isel_vregs(I, a.t);
+	if (a.colrow && a.t->lay.kind == TL_NATIVE)
+		column_row(I, &a, v);
+	else if (a.colrow)
+		return (void)unsupported(I, "a column view read into a "
+		    "replicated layout");
+	else if (a.t->lay.kind == TL_LANE_REPL)
+		lane_repl(I, &a, v);
+	else if (a.t->lay.kind == TL_SUBLANE_REPL)
+		sublane_repl(I, &a, v);
+	else
+		native(I, &a, v);
+	if (!store && !I->err) {
 		out->v = v;
-		out->nv = (int)(nr * nc);
+		out->nv = a.t->lay.nvreg;
 	}
 }
+
+/* ------------------------------------------------------------ scalars */
 
 void
 isel_saccess(Isel *I, const TOp *o, int store)
@@ -246,7 +718,12 @@ isel_saccess(Isel *I, const TOp *o, int store)
 
 	if (isel_rbuf(I, q)->space != TS_SMEM)
 		return (void)unsupported(I, "a scalar access outside SMEM");
+	if (dtype_size(isel_rbuf(I, q)->dtype) != 4)
+		return (void)unsupported(I, "a scalar access of a dtype "
+		    "narrower than a word");
 	base = isel_address(I, q, &imm);
+	if (I->err)
+		return;
 	if (!base)
 		base = I->zero;
 	if (store) {

@@ -1,7 +1,19 @@
 /*
  * isel_vec.c - instruction selection for vector values: elementwise
- * VALU ops, compares and selects, splats, iotas, converts, and the EUP
- * functions as push/pop pairs.
+ * VALU ops, compares and selects, masks, splats, iotas, converts, and the
+ * EUP functions as push/pop pairs (the scheduler orders EUP FIFOs).
+ *
+ * Layouts: every operand is read tile by tile through isel_vtile(), so
+ * native, lane-replicated and sublane-replicated operands mix freely; a
+ * replicated result computes one vreg per row (column) of tiles, and a
+ * native result computed from replicated operands reuses the vreg of a
+ * neighbouring tile when the operands are the same registers.
+ * Masks (bool vectors) are mask registers: and/or/xor/not, bool
+ * compares (eq/ne), selects of masks, splats of bool scalars, converts
+ * to and from 0/1 words.
+ * Accuracy: exp(x) = exp2(x * log2 e) with the product split so its
+ * rounding does not grow with |x|; log(x) = log2(x) * ln 2; x / y =
+ * x * (1 / y); each within a few ulps of the C library.
  */
 #include "backend/vliw/isel.h"
 
@@ -41,6 +53,115 @@ isel_vgrid(Isel *I, const TVal *t, int64_t *nr, int64_t *nc, int64_t *R,
 	return 0;
 }
 
+void
+isel_vgeom(const TVal *t, VGeom *g)
+{
+	int rk = t->shape.rank, k;
+
+	g->C = rk >= 1 ? t->shape.d[rk - 1] : 1;
+	g->R = rk >= 2 ? t->shape.d[rk - 2] : 1;
+	g->lead = 1;
+	for (k = 0; k + 2 < rk; k++)
+		g->lead *= t->shape.d[k];
+	g->nr = (g->R + t->lay.tile_r - 1) / t->lay.tile_r;
+	g->nc = (g->C + t->lay.tile_c - 1) / t->lay.tile_c;
+}
+
+/* Lead index of v for lead index l of want (NumPy broadcasting). */
+static int64_t
+lead_of(const TVal *v, const TVal *want, int64_t l)
+{
+	int nv = v->shape.rank - 2, nw = want->shape.rank - 2, k;
+	int64_t idx = 0, mul = 1, d, x;
+
+	for (k = nw - 1; k >= 0; k--) {
+		d = want->shape.d[k];
+		x = l % d;
+		l /= d;
+		if (k - (nw - nv) >= 0) {
+			int64_t vd = v->shape.d[k - (nw - nv)];
+			idx += (vd == 1 ? 0 : x) * mul;
+			mul *= vd;
+		}
+	}
+	return idx;
+}
+
+int
+isel_vtile(Isel *I, TRef r, const TVal *want, int64_t l, int64_t i,
+    int64_t j)
+{
+	const TVal *t = tv(I, r);
+	const Val *v = &I->val[r];
+	VGeom g, w;
+	int k = t->lay.kind;
+	int64_t ll;
+
+	isel_vgeom(t, &g);
+	isel_vgeom(want, &w);
+	if ((g.R != w.R && k != TL_SUBLANE_REPL) ||
+	    (g.C != w.C && k != TL_LANE_REPL) || !v->v ||
+	    dtype_size(t->dtype) != 4 || (k != TL_NATIVE &&
+	    k != TL_LANE_REPL && k != TL_SUBLANE_REPL))
+		return unsupported(I, arena_printf(I->a, "a %s vector of rank "
+		    "%d with this layout as an operand of this shape",
+		    dtype_name(t->dtype), t->shape.rank));
+	ll = lead_of(t, want, l);
+	if (k == TL_LANE_REPL)
+		return v->v[ll * g.nr + i];
+	if (k == TL_SUBLANE_REPL)
+		return v->v[ll * g.nc + j];
+	return v->v[(ll * g.nr + i) * g.nc + j];
+}
+
+void
+isel_vpack(Isel *I, const TVal *t, const int *tile, Val *out)
+{
+	VGeom g;
+	int64_t l, i, j;
+	int n = 0;
+
+	isel_vgeom(t, &g);
+	out->v = arena_alloc(I->a, sizeof(int) * (size_t)(t->lay.nvreg + 1));
+	for (l = 0; l < g.lead; l++)
+		for (i = 0; i < g.nr; i++)
+			for (j = 0; j < g.nc; j++) {
+				if ((t->lay.kind == TL_LANE_REPL && j) ||
+				    (t->lay.kind == TL_SUBLANE_REPL && i))
+					continue;
+				if (n < t->lay.nvreg)
+					out->v[n++] = tile[(l * g.nr + i) * g.nc + j];
+			}
+	out->nv = n;
+}
+
+int
+isel_vimm(Isel *I, uint32_t bits)
+{
+	int d = llo_new_reg(I->f, LC_V);
+
+	addi(I, OP_VBCASTI, d, 0, (int32_t)bits);
+	return d;
+}
+
+int
+isel_mask_to_v(Isel *I, int m)
+{
+	int d = llo_new_reg(I->f, LC_V);
+
+	add(I, OP_VSEL, d, isel_vimm(I, 1), isel_vimm(I, 0), m);
+	return d;
+}
+
+int
+isel_v_to_mask(Isel *I, int v)
+{
+	int d = llo_new_reg(I->f, LC_M);
+
+	add(I, OP_VCMPNEI, d, v, isel_vimm(I, 0), 0);
+	return d;
+}
+
 static int
 vop_f(TOpKind k, DType t)
 {
@@ -71,13 +192,26 @@ vcmp_op(TCmp c, int f)
 	return f ? fo[c] : io[c];
 }
 
+/* A mask register equal to the bool scalar value (register or
+   constant) everywhere. */
 static int
-bcast_imm(Isel *I, uint32_t bits)
+mask_splat(Isel *I, TRef s)
 {
-	int d = llo_new_reg(I->f, LC_V);
+	const Val *v = &I->val[s];
+	int m = llo_new_reg(I->f, LC_M), z = isel_vimm(I, 0), one, t, w;
 
-	addi(I, OP_VBCASTI, d, 0, (int32_t)bits);
-	return d;
+	if (v->isconst) {
+		add(I, v->ci ? OP_VCMPEQI : OP_VCMPNEI, m, z, z, 0);
+		return m;
+	}
+	one = sreg(I);
+	addi(I, OP_SMOVI, one, 0, 1);
+	t = sreg(I);
+	add(I, OP_SSEL, t, one, I->zero, isel_scal(I, s));
+	w = llo_new_reg(I->f, LC_V);
+	add(I, OP_VBCAST, w, t, 0, 0);
+	add(I, OP_VCMPNEI, m, w, z, 0);
+	return m;
 }
 
 static void
@@ -87,12 +221,10 @@ vsplat(Isel *I, const TOp *o, Val *out)
 	const TVal *st = tv(I, o->arg[0]), *t = tv(I, o->res[0]);
 	int i, r;
 
-	if (t->dtype == DT_BOOL) {
-		unsupported(I, "a splat of a bool");
-		return;
-	}
-	if (s->isconst)
-		r = bcast_imm(I, st->dtype == DT_F32 ? f32_bits(s->cf) :
+	if (t->dtype == DT_BOOL)
+		r = mask_splat(I, o->arg[0]);
+	else if (s->isconst)
+		r = isel_vimm(I, st->dtype == DT_F32 ? f32_bits(s->cf) :
 		    (uint32_t)s->ci);
 	else {
 		r = llo_new_reg(I->f, LC_V);
@@ -116,48 +248,127 @@ eup(Isel *I, int op, int a)
 }
 
 static int
+vop(Isel *I, int op, int a, int b)
+{
+	int d = llo_new_reg(I->f, LC_V);
+
+	add(I, op, d, a, b, 0);
+	return d;
+}
+
+/*
+ * exp(x) = 2^(x log2 e).  x = xh + xl with xh the top 12 significant
+ * bits, log2 e = ch + cl likewise, so th = xh * ch is exact and
+ * tl = xh * cl + xl * log2 e is small: exp(x) = 2^th * 2^tl, both on the
+ * EUP.  tl is NaN only for infinite x (then 2^th alone is right).
+ */
+static int
+vexp(Isel *I, int x)
+{
+	const double l2e = 1.4426950408889634;
+	uint32_t chb = f32_bits(l2e) & 0xfffff000u;
+	float ch;
+	int hi, lo, th, tl, m, d;
+
+	memcpy(&ch, &chb, 4);
+	hi = vop(I, OP_VAND, x, isel_vimm(I, 0xfffff000u));
+	lo = vop(I, OP_VSUBF, x, hi);
+	th = vop(I, OP_VMULF, hi, isel_vimm(I, chb));
+	tl = vop(I, OP_VADDF, vop(I, OP_VMULF, hi,
+	    isel_vimm(I, f32_bits(l2e - (double)ch))),
+	    vop(I, OP_VMULF, lo, isel_vimm(I, f32_bits(l2e))));
+	m = llo_new_reg(I->f, LC_M);
+	add(I, OP_VCMPEQF, m, tl, tl, 0);
+	d = llo_new_reg(I->f, LC_V);
+	add(I, OP_VSEL, d, tl, isel_vimm(I, 0), m);
+	return vop(I, OP_VMULF, eup(I, OP_EEXP2, th), eup(I, OP_EEXP2, d));
+}
+
+static int
+vsel3(Isel *I, int m, int a, int b)
+{
+	int d = llo_new_reg(I->f, LC_V);
+
+	add(I, OP_VSEL, d, a, b, m);
+	return d;
+}
+
+/* sqrt(x) = x * rsqrt(x), and x itself for 0 and +inf. */
+static int
+vsqrt(Isel *I, int x)
+{
+	int z = llo_new_reg(I->f, LC_M), n = llo_new_reg(I->f, LC_M);
+	int m = llo_new_reg(I->f, LC_M);
+
+	add(I, OP_VCMPEQF, z, x, isel_vimm(I, 0), 0);
+	add(I, OP_VCMPEQF, n, x, isel_vimm(I, 0x7f800000u), 0);
+	add(I, OP_MOR, m, z, n, 0);
+	return vsel3(I, m, x, vop(I, OP_VMULF, x, eup(I, OP_ERSQRT, x)));
+}
+
+static int
+vconvert(Isel *I, DType from, DType to, int a)
+{
+	int d;
+
+	if (from == to)
+		return a;
+	if (from == DT_BOOL) {
+		d = llo_new_reg(I->f, LC_V);
+		add(I, OP_VSEL, d, isel_vimm(I, to == DT_F32 ?
+		    f32_bits(1.0) : 1), isel_vimm(I, 0), a);
+		return d;
+	}
+	if (to == DT_BOOL) {
+		d = llo_new_reg(I->f, LC_M);
+		add(I, from == DT_F32 ? OP_VCMPNEF : OP_VCMPNEI, d, a,
+		    isel_vimm(I, 0), 0);
+		return d;
+	}
+	if (from == DT_I32 && to == DT_F32)
+		return vop(I, OP_VCVTIF, a, 0);
+	if (from == DT_F32 && to == DT_I32)
+		return vop(I, OP_VCVTFI, a, 0);
+	return unsupported(I, arena_printf(I->a, "a vector convert from %s "
+	    "to %s", dtype_name(from), dtype_name(to)));
+}
+
+static int
 vunary(Isel *I, TOpKind k, DType from, DType to, int a)
 {
-	int d = llo_new_reg(I->f, to == DT_BOOL ? LC_M : LC_V), t;
+	int d;
 
 	switch (k) {
 	case TOP_NEG:
-		if (from != DT_F32) {
-			t = bcast_imm(I, 0);
-			add(I, OP_VSUBI, d, t, a, 0);
-		} else
-			add(I, OP_VNEGF, d, a, 0, 0);
-		return d;
+		if (from != DT_F32)
+			return vop(I, OP_VSUBI, isel_vimm(I, 0), a);
+		return vop(I, OP_VNEGF, a, 0);
 	case TOP_ABS:
-		if (from != DT_F32) {
-			t = llo_new_reg(I->f, LC_V);
-			add(I, OP_VSUBI, t, bcast_imm(I, 0), a, 0);
-			add(I, OP_VMAXI, d, a, t, 0);
-		} else
-			add(I, OP_VABSF, d, a, 0, 0);
-		return d;
+		if (from != DT_F32)
+			return vop(I, OP_VMAXI, a, vop(I, OP_VSUBI,
+			    isel_vimm(I, 0), a));
+		return vop(I, OP_VABSF, a, 0);
 	case TOP_NOT:
-		add(I, from == DT_BOOL ? OP_MNOT : OP_VNOT, d, a, 0, 0);
-		return d;
+		if (from == DT_BOOL) {
+			d = llo_new_reg(I->f, LC_M);
+			add(I, OP_MNOT, d, a, 0, 0);
+			return d;
+		}
+		return vop(I, OP_VNOT, a, 0);
 	case TOP_CONVERT:
-		if (from == to)
-			return a;
-		if (from == DT_I32 && to == DT_F32)
-			add(I, OP_VCVTIF, d, a, 0, 0);
-		else if (from == DT_F32 && to == DT_I32)
-			add(I, OP_VCVTFI, d, a, 0, 0);
-		else
-			return unsupported(I, "this vector convert");
-		return d;
-	case TOP_EXP:
-		add(I, OP_VMULF, d, a, bcast_imm(I, f32_bits(1.4426950408889634)),
-		    0);
-		return eup(I, OP_EEXP2, d);
+		return vconvert(I, from, to, a);
+	default:
+		break;
+	}
+	if (from != DT_F32)
+		return unsupported(I, arena_printf(I->a, "vector %s '%s'",
+		    dtype_name(from), tile_op_name(k)));
+	switch (k) {
+	case TOP_EXP: return vexp(I, a);
 	case TOP_LOG:
-		t = eup(I, OP_ELOG2, a);
-		add(I, OP_VMULF, d, t, bcast_imm(I, f32_bits(0.6931471805599453)),
-		    0);
-		return d;
+		return vop(I, OP_VMULF, eup(I, OP_ELOG2, a),
+		    isel_vimm(I, f32_bits(0.6931471805599453)));
+	case TOP_SQRT: return vsqrt(I, a);
 	case TOP_TANH: return eup(I, OP_ETANH, a);
 	case TOP_RSQRT: return eup(I, OP_ERSQRT, a);
 	case TOP_RECIP: return eup(I, OP_ERCP, a);
@@ -168,61 +379,143 @@ vunary(Isel *I, TOpKind k, DType from, DType to, int a)
 }
 
 static int
-vbinary(Isel *I, const TOp *o, DType t, int a, int b)
+mop(Isel *I, int op, int a, int b)
 {
-	int op, d;
+	int d = llo_new_reg(I->f, LC_M);
 
-	if (o->op == TOP_CMP) {
-		d = llo_new_reg(I->f, LC_M);
-		add(I, vcmp_op(o->u.cmp, t == DT_F32), d, a, b, 0);
-		return d;
-	}
-	if (o->op == TOP_DIV && t == DT_F32) {
-		d = llo_new_reg(I->f, LC_V);
-		add(I, OP_VMULF, d, a, eup(I, OP_ERCP, b), 0);
-		return d;
-	}
-	if (!(op = vop_f(o->op, t)))
-		return unsupported(I, arena_printf(I->a, "vector %s '%s'",
-		    dtype_name(t), tile_op_name(o->op)));
-	d = llo_new_reg(I->f, t == DT_BOOL ? LC_M : LC_V);
 	add(I, op, d, a, b, 0);
 	return d;
 }
 
-/* iota along axis: base iota plus the vreg's offset (and arg0). */
+/* A binary op (or compare) on one tile of each operand. */
+static int
+vbinary(Isel *I, const TOp *o, DType t, int a, int b)
+{
+	int op, d;
+
+	if (o->op == TOP_CMP && t == DT_BOOL) {
+		if (o->u.cmp != TC_EQ && o->u.cmp != TC_NE)
+			return unsupported(I, "an ordered compare of masks");
+		d = mop(I, OP_MXOR, a, b);
+		return o->u.cmp == TC_NE ? d : mop(I, OP_MNOT, d, 0);
+	}
+	if (o->op == TOP_CMP)
+		return mop(I, vcmp_op(o->u.cmp, t == DT_F32), a, b);
+	if (o->op == TOP_DIV && t == DT_F32)
+		return vop(I, OP_VMULF, a, eup(I, OP_ERCP, b));
+	if (!(op = vop_f(o->op, t)))
+		return unsupported(I, arena_printf(I->a, "vector %s '%s'",
+		    dtype_name(t), tile_op_name(o->op)));
+	if (t == DT_BOOL)
+		return mop(I, op, a, b);
+	return vop(I, op, a, b);
+}
+
+/* c ? a : b on one tile; masks select through and/or. */
+static int
+vselect(Isel *I, DType t, int c, int a, int b)
+{
+	if (t != DT_BOOL)
+		return vsel3(I, c, a, b);
+	return mop(I, OP_MOR, mop(I, OP_MAND, c, a),
+	    mop(I, OP_MAND, mop(I, OP_MNOT, c, 0), b));
+}
+
+/* iota along axis: base iota plus the tile's offset (and arg0). */
 static void
 viota(Isel *I, const TOp *o, Val *out)
 {
 	const TVal *t = tv(I, o->res[0]);
-	int64_t nr, nc, R, C, i, j, k;
-	int rows, base, dyn = 0, r;
+	VGeom g;
+	int64_t l, i, j, k, n;
+	int rows, base, r, *tile;
 
-	if (isel_vgrid(I, t, &nr, &nc, &R, &C))
+	isel_vgeom(t, &g);
+	if (t->lay.kind != TL_NATIVE || t->dtype != DT_I32 ||
+	    o->u.axis < t->shape.rank - 2) {
+		unsupported(I, "an iota along a leading dimension or not "
+		    "native i32");
 		return;
-	rows = t->shape.rank == 2 && o->u.axis == 0;
+	}
+	rows = o->u.axis == t->shape.rank - 2;
 	base = llo_new_reg(I->f, LC_V);
 	add(I, rows ? OP_VIOTAS : OP_VIOTAL, base, 0, 0, 0);
 	if (o->narg > 0) {
-		dyn = llo_new_reg(I->f, LC_V);
-		add(I, OP_VBCAST, dyn, isel_scal(I, o->arg[0]), 0, 0);
 		r = llo_new_reg(I->f, LC_V);
-		add(I, OP_VADDI, r, base, dyn, 0);
-		base = r;
+		add(I, OP_VBCAST, r, isel_scal(I, o->arg[0]), 0, 0);
+		base = vop(I, OP_VADDI, base, r);
 	}
-	out->nv = (int)(nr * nc);
-	out->v = arena_alloc(I->a, sizeof(int) * (size_t)(out->nv + 1));
-	for (i = 0; i < nr; i++)
-		for (j = 0; j < nc; j++) {
-			k = rows ? i * t->lay.tile_r : j * t->lay.tile_c;
-			r = base;
-			if (k) {
-				r = llo_new_reg(I->f, LC_V);
-				add(I, OP_VADDI, r, base, bcast_imm(I, (uint32_t)k),
-				    0);
+	n = g.lead * g.nr * g.nc;
+	tile = arena_alloc(I->a, sizeof(int) * (size_t)(n + 1));
+	for (l = 0; l < g.lead; l++)
+		for (i = 0; i < g.nr; i++)
+			for (j = 0; j < g.nc; j++) {
+				k = rows ? i * t->lay.tile_r : j * t->lay.tile_c;
+				r = base;
+				if (k)
+					r = vop(I, OP_VADDI, base,
+					    isel_vimm(I, (uint32_t)k));
+				tile[(l * g.nr + i) * g.nc + j] = r;
 			}
-			out->v[i * nc + j] = r;
-		}
+	isel_vpack(I, t, tile, out);
+}
+
+/* One tile of an elementwise op from the operands' tiles a[]. */
+static int
+ew_tile(Isel *I, const TOp *o, DType at, DType rt, const int *a)
+{
+	if (o->op == TOP_SELECT)
+		return vselect(I, rt, a[0], a[1], a[2]);
+	if (o->narg == 1)
+		return vunary(I, o->op, at, rt, a[0]);
+	return vbinary(I, o, at, a[0], a[1]);
+}
+
+/*
+ * An elementwise op over every tile of the result's grid (one per row or
+ * column of tiles for replicated results).  A tile whose operands are
+ * the registers of the tile to its left (above) reuses its result.
+ */
+static void
+elementwise(Isel *I, const TOp *o, Val *out)
+{
+	const TVal *t = tv(I, o->res[0]);
+	DType at = tv(I, o->arg[o->op == TOP_SELECT ? 1 : 0])->dtype;
+	VGeom g;
+	int64_t l, i, j, n, k, q;
+	int *tile, *opr, a[3], smask = 0;
+
+	isel_vgeom(t, &g);
+	n = g.lead * g.nr * g.nc;
+	tile = arena_alloc(I->a, sizeof(int) * (size_t)(n + 1));
+	opr = arena_alloc(I->a, sizeof(int) * (size_t)(3 * n + 1));
+	if (o->op == TOP_SELECT && tv(I, o->arg[0])->kind == TV_SCALAR)
+		smask = mask_splat(I, o->arg[0]);
+	for (l = 0; l < g.lead && !I->err; l++)
+		for (i = 0; i < g.nr && !I->err; i++)
+			for (j = 0; j < g.nc && !I->err; j++) {
+				k = (l * g.nr + i) * g.nc + j;
+				tile[k] = 0;
+				if ((t->lay.kind == TL_LANE_REPL && j) ||
+				    (t->lay.kind == TL_SUBLANE_REPL && i))
+					continue;
+				for (q = 0; q < o->narg && q < 3; q++)
+					a[q] = opr[3 * k + q] = q == 0 && smask ?
+					    smask : isel_vtile(I, o->arg[q], t, l,
+					    i, j);
+				if (I->err)
+					return;
+				if (j && !memcmp(a, &opr[3 * (k - 1)], sizeof(int) *
+				    (size_t)o->narg))
+					tile[k] = tile[k - 1];
+				else if (i && !memcmp(a, &opr[3 * (k - g.nc)],
+				    sizeof(int) * (size_t)o->narg))
+					tile[k] = tile[k - g.nc];
+				else
+					tile[k] = ew_tile(I, o, at, t->dtype, a);
+			}
+	if (!I->err)
+		isel_vpack(I, t, tile, out);
 }
 
 void
@@ -230,7 +523,6 @@ isel_vector_op(Isel *I, const TOp *o, Val *out)
 {
 	const TVal *t = tv(I, o->res[0]);
 	DType at = o->narg ? tv(I, o->arg[0])->dtype : t->dtype;
-	int i;
 
 	if (o->op == TOP_SPLAT) {
 		vsplat(I, o, out);
@@ -244,19 +536,5 @@ isel_vector_op(Isel *I, const TOp *o, Val *out)
 		isel_convert_bf16(I, o, out);
 		return;
 	}
-	out->nv = t->lay.nvreg;
-	out->v = isel_vregs(I, t);
-	for (i = 0; i < out->nv && !I->err; i++) {
-		const Val *a = &I->val[o->arg[0]];
-		if (o->op == TOP_SELECT) {
-			int d = llo_new_reg(I->f, LC_V);
-			add(I, OP_VSEL, d, I->val[o->arg[1]].v[i],
-			    I->val[o->arg[2]].v[i], a->v[i]);
-			out->v[i] = d;
-		} else if (o->narg == 1)
-			out->v[i] = vunary(I, o->op, at, t->dtype, a->v[i]);
-		else
-			out->v[i] = vbinary(I, o, at, a->v[i],
-			    I->val[o->arg[1]].v[i]);
-	}
+	elementwise(I, o, out);
 }

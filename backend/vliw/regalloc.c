@@ -1,14 +1,15 @@
 /*
- * regalloc.c - map virtual registers to the machine's registers.
+ * regalloc.c - map virtual registers to the machine's registers, and
+ * decide what to spill when they do not fit.
  *
  * Needs:    a scheduled LFunc (vliw_sched: LIns.cycle, LBlk.nbundle).
  * Gives:    every register field and guard rewritten to a physical
  *           register of the preset (s0.., v0.., m0.., p1..; p0 stays the
  *           constant true predicate); LFunc.allocated.  The schedule is
- *           kept (or redone in isel order, see Method): two virtual
- *           registers share a physical one only when
- *           their intervals (below) do not overlap, so no read sees
- *           another value and no write lands on a pending one.
+ *           kept (or redone, see Method): two virtual registers share a
+ *           physical one only when their intervals (below) do not
+ *           overlap, so no read sees another value and no write lands on
+ *           a pending one.
  * Method:   liveness over the blocks (backward dataflow, reads of a
  *           bundle before its writes), then one interval per virtual
  *           register over the global bundle positions: the hull of its
@@ -22,14 +23,25 @@
  *           When a class runs out, f is scheduled again in vliw_isel's
  *           order (vliw_sched_serial: the list scheduler hoists
  *           independent ops, such as predicate computations, far above
- *           their uses) and allocated once more.  No spilling yet: too
- *           many live values then is an error naming the kernel.
+ *           their uses) and allocated once more.  If that fails too,
+ *           spilling rounds: a linear scan over the in-order schedule
+ *           that, whenever a class is full, spills the interval that
+ *           ends last (the register in use whose last use is furthest
+ *           away, or the new one), never one of the short-lived
+ *           registers spill code made nor one a control op writes;
+ *           vliw_spill rewrites f (spill everywhere), which is then list
+ *           scheduled and allocated, else scheduled in order and
+ *           allocated, else spilled again.  At most MAXSPILL rounds;
+ *           then, or when nothing can be spilled, an error names the
+ *           kernel and the class.
  * Entry:    vliw_regalloc(LFunc *, Diag *)
- * Tests:    tests/unit/check_vliw.c
+ * Tests:    tests/unit/check_vliw.c, tests/unit/check_spill.c
  */
 #include <string.h>
 
 #include "backend/vliw/vliw.h"
+
+enum { MAXSPILL = 16 };
 
 typedef struct Ra {
 	LFunc *f;
@@ -41,6 +53,11 @@ typedef struct Ra {
 	int *bs;		/* block start positions */
 	int *lo, *hi;		/* interval per flat register */
 	int **own, **ent;	/* per block: in flight at its end, entry */
+	const int *keep;	/* per class: registers from here on are
+				   spill code's (NULL: no spilling) */
+	char *pin;		/* per flat register: never spill it */
+	char *victim[NLCLASS];	/* per class and register: spill it */
+	int nvictim;
 } Ra;
 
 static const int fld[] = { FLD_D, FLD_A, FLD_B, FLD_C };
@@ -259,13 +276,38 @@ nphys(const MachPreset *mp, LClass c)
 static const char *const cname[NLCLASS] = { "scalar", "vector", "mask",
 	"predicate" };
 
-/* Linear scan of class c; map[reg] = physical.  0, or -1 if out
-   (reported through d unless it is NULL). */
+/* May register j of class c be spilled? */
 static int
-scan(Ra *R, LClass c, int *map, Diag *d)
+spillable(const Ra *R, LClass c, int j)
 {
-	int nv = R->f->nreg[c], np = nphys(R->f->mp, c), i, j, k, r, best;
+	return R->keep && j < R->keep[c] && !R->pin[flat(R, c, j)];
+}
+
+/* Class c is full at interval j: the register to spill, j or one in
+   use (owner[]), whichever interval ends last; 0 if none may be. */
+static int
+choose(const Ra *R, LClass c, int j, const int *owner, int first, int np)
+{
+	int k, o, best = spillable(R, c, j) ? j : 0;
+
+	for (k = first; k < np; k++) {
+		o = owner[k];
+		if (spillable(R, c, o) && (!best ||
+		    R->hi[flat(R, c, o)] > R->hi[flat(R, c, best)]))
+			best = o;
+	}
+	return best;
+}
+
+/* Linear scan of class c; map[reg] = physical.  When the class is full:
+   without R->keep, -1; with it, choose a victim (R->victim) and go on,
+   -1 if nothing may be spilled. */
+static int
+scan(Ra *R, LClass c, int *map)
+{
+	int nv = R->f->nreg[c], np = nphys(R->f->mp, c), i, j, k, r, best, v;
 	int *until = arena_alloc(&R->a, sizeof(int) * (size_t)(np + 1));
+	int *owner = arena_alloc(&R->a, sizeof(int) * (size_t)(np + 1));
 	char *done = arena_alloc(&R->a, (size_t)nv + 1);
 	int first = c == LC_P ? 1 : 0;
 
@@ -286,15 +328,22 @@ scan(Ra *R, LClass c, int *map, Diag *d)
 		r = flat(R, c, best);
 		for (k = first; k < np && until[k] >= R->lo[r]; k++)
 			;
-		if (k >= np && !d)
-			return -1;
-		if (k >= np) {
-			diag_error(d, R->f->loc, "kernel '%s' needs more than %d "
-			    "%s registers at once; the VLIW backend does not "
-			    "spill yet", R->f->name, np - first, cname[c]);
-			return -1;
+		if (k < np) {
+			until[k] = R->hi[r];
+			owner[k] = best;
+			map[best] = k;
+			continue;
 		}
+		if (!R->keep || !(v = choose(R, c, best, owner, first, np)))
+			return -1;
+		R->victim[c][v] = 1;
+		R->nvictim++;
+		if (v == best)
+			continue;
+		for (k = first; owner[k] != v; k++)
+			;
 		until[k] = R->hi[r];
+		owner[k] = best;
 		map[best] = k;
 	}
 	return 0;
@@ -318,39 +367,67 @@ rewrite(Ra *R, int *const map[NLCLASS])
 		}
 }
 
-/* One allocation over f's schedule; f is untouched if it fails. */
-static int
-allocate(LFunc *f, Diag *d)
+/* Registers written by control ops (a call's return address): no store
+   can follow them in their block. */
+static void
+pins(Ra *R)
 {
-	Ra R;
-	int c, b, pos = 0, rc = 0;
-	int *map[NLCLASS];
+	int b, i;
+	LClass c;
+
+	R->pin = arena_alloc(&R->a, (size_t)R->n + 1);
+	for (b = 0; b < R->f->blk.n; b++)
+		for (i = 0; i < R->f->blk.v[b].ins.n; i++) {
+			const LIns *in = &R->f->blk.v[b].ins.v[i];
+			c = llo_field_class(in->op, FLD_D);
+			if (c != LC_NONE && in->d > 0 &&
+			    (mach_opinfo[in->op].flags & MACH_F_CTRL))
+				R->pin[flat(R, c, in->d)] = 1;
+		}
+}
+
+/* Liveness and intervals over f's schedule. */
+static void
+analyse(Ra *R, LFunc *f)
+{
+	int c, b, pos = 0;
 	size_t nb;
 
-	memset(&R, 0, sizeof R);
-	R.f = f;
+	memset(R, 0, sizeof *R);
+	R->f = f;
 	for (c = 0; c < NLCLASS; c++)
-		R.base[c + 1] = R.base[c] + f->nreg[c];
-	R.n = R.base[NLCLASS];
-	R.words = (R.n + 63) / 64;
-	nb = (size_t)f->blk.n * (size_t)R.words * 8;
-	R.in = arena_alloc(&R.a, nb);
-	R.out = arena_alloc(&R.a, nb);
-	R.use = arena_alloc(&R.a, nb);
-	R.def = arena_alloc(&R.a, nb);
-	R.bs = arena_alloc(&R.a, sizeof(int) * (size_t)(f->blk.n + 1));
-	R.lo = arena_alloc(&R.a, sizeof(int) * (size_t)(R.n + 1));
-	R.hi = arena_alloc(&R.a, sizeof(int) * (size_t)(R.n + 1));
+		R->base[c + 1] = R->base[c] + f->nreg[c];
+	R->n = R->base[NLCLASS];
+	R->words = (R->n + 63) / 64;
+	nb = (size_t)f->blk.n * (size_t)R->words * 8;
+	R->in = arena_alloc(&R->a, nb);
+	R->out = arena_alloc(&R->a, nb);
+	R->use = arena_alloc(&R->a, nb);
+	R->def = arena_alloc(&R->a, nb);
+	R->bs = arena_alloc(&R->a, sizeof(int) * (size_t)(f->blk.n + 1));
+	R->lo = arena_alloc(&R->a, sizeof(int) * (size_t)(R->n + 1));
+	R->hi = arena_alloc(&R->a, sizeof(int) * (size_t)(R->n + 1));
 	for (b = 0; b < f->blk.n; b++) {
-		R.bs[b] = pos;
+		R->bs[b] = pos;
 		pos += f->blk.v[b].nbundle;
 	}
-	liveness(&R);
-	intervals(&R);
+	liveness(R);
+	intervals(R);
+}
+
+/* One allocation over f's schedule; f is untouched if it fails. */
+static int
+allocate(LFunc *f)
+{
+	Ra R;
+	int c, rc = 0;
+	int *map[NLCLASS];
+
+	analyse(&R, f);
 	for (c = 0; c < NLCLASS && !rc; c++) {
 		map[c] = arena_alloc(&R.a, sizeof(int) * (size_t)(f->nreg[c] +
 		    1));
-		rc = scan(&R, (LClass)c, map[c], d);
+		rc = scan(&R, (LClass)c, map[c]);
 	}
 	if (!rc) {
 		rewrite(&R, map);
@@ -360,13 +437,75 @@ allocate(LFunc *f, Diag *d)
 	return rc;
 }
 
+/* What to spill so that f's schedule fits (victim[c][r], from f's
+   arena).  The number of victims, or -1 when class *bad is full of
+   registers that may not be spilled. */
+static int
+victims(LFunc *f, const int keep[NLCLASS], char *victim[NLCLASS],
+    LClass *bad)
+{
+	Ra R;
+	int c, n;
+	int *map;
+
+	analyse(&R, f);
+	R.keep = keep;
+	pins(&R);
+	for (c = 0; c < NLCLASS; c++)
+		R.victim[c] = victim[c] = arena_alloc(f->arena,
+		    (size_t)f->nreg[c] + 1);
+	for (c = 0; c < NLCLASS; c++) {
+		n = R.nvictim;
+		map = arena_alloc(&R.a, sizeof(int) * (size_t)(f->nreg[c] + 1));
+		if (scan(&R, (LClass)c, map)) {
+			*bad = (LClass)c;
+			arena_free(&R.a);
+			return -1;
+		}
+		if (R.nvictim > n && *bad == LC_NONE)
+			*bad = (LClass)c;
+	}
+	n = R.nvictim;
+	arena_free(&R.a);
+	return n;
+}
+
 int
 vliw_regalloc(LFunc *f, Diag *d)
 {
+	int keep[NLCLASS], c, round, n, total = 0;
+	char *victim[NLCLASS];
+	LClass bad = LC_NONE;
+
 	if (!f->scheduled)
 		bug("vliw: regalloc: function '%s' is not scheduled", f->name);
-	if (!allocate(f, NULL))
+	if (!allocate(f))
 		return 0;
 	vliw_sched_serial(f);
-	return allocate(f, d);
+	if (!allocate(f))
+		return 0;
+	for (c = 0; c < NLCLASS; c++)
+		keep[c] = f->nreg[c];
+	for (round = 0; round < MAXSPILL; round++) {
+		bad = LC_NONE;
+		if ((n = victims(f, keep, victim, &bad)) <= 0)
+			break;
+		total += n;
+		if (vliw_spill(f, victim, d))
+			return -1;
+		vliw_sched(f);
+		if (!allocate(f))
+			return 0;
+		vliw_sched_serial(f);
+		if (!allocate(f))
+			return 0;
+	}
+	if (bad == LC_NONE)
+		bug("vliw: regalloc: function '%s': no class is full",
+		    f->name);
+	c = bad;
+	diag_error(d, f->loc, "kernel '%s' needs more than %d %s registers at "
+	    "once, even after spilling %d registers", f->name,
+	    nphys(f->mp, bad) - (bad == LC_P), cname[c], total);
+	return -1;
 }

@@ -18,9 +18,22 @@
  *           a wait or DMA before a memory op: 1;
  *           EUP pushes in order, pops in order, pop k >= push k + LAT_EUP,
  *           push k >= pop (k - eup_fifo) + 1;
+ *           per MXU (mxu_deps): pushes, latches and matmuls keep their
+ *           order (push->latch lat(push), latch->matmul lat(latch), the
+ *           rest 1; a push and a matmul are independent: the stage is
+ *           double-buffered); a matmul waits for the MXU to be free
+ *           (the previous matmul plus its busy time, so none ever
+ *           queues); pops in order, each at least the ready time of its
+ *           FIFO entry (matmul + LAT_MXU + busy - one row group's time);
+ *           a matmul after the pop that makes room for its results;
  *           the block's control op last.
  * Blocks:   a register result may still be in flight when its block is
- *           left (a load, VALU op or pop near the end of a loop body);
+ *           left (a load, VALU op or pop near the end of a loop body), and
+ *           so may matmuls: each block's entry knows, per MXU, when it is
+ *           free and the ready time of every FIFO entry still queued (the
+ *           entry counts come from a pass over the blocks, which must
+ *           agree at every join), so a pop may take a result of an
+ *           earlier block (software-pipelined loops);
  *           every other effect (pushes, stores, DMA starts) is complete:
  *           the control op waits lat(i) - 1 for it, and a block without
  *           one is padded with empty bundles.  Any control op but br
@@ -42,7 +55,8 @@
  *           when the first schedule needs too many registers.
  * Entry:    vliw_sched(LFunc *), vliw_sched_serial(LFunc *)
  * Tests:    tests/unit/check_vliw.c (packing, latencies, a loop whose
- *           body ends in a long-latency op).
+ *           body ends in a long-latency op); tests/unit/check_mxu.c
+ *           (pipelined matmul streams on the simulator).
  */
 #include <string.h>
 
@@ -62,6 +76,15 @@ typedef struct Node {
 	int nr, r[4];		/* flat registers read (guard included) */
 } Node;
 
+/* One MXU's FIFO in the block being scheduled. */
+typedef struct Mx {
+	int nent;		/* entries queued at the block's entry */
+	int npop;		/* pops of the block */
+	int npush;		/* entries the block's matmuls push */
+	int firstmm, lastmm;	/* the block's matmuls on it, or -1 */
+	int *owner;		/* entry nent + k: pushed by op owner[k] */
+} Mx;
+
 typedef struct Sched {
 	const MachPreset *mp;
 	LIns *ins;
@@ -70,12 +93,23 @@ typedef struct Sched {
 	Arena *a;
 	int mode;		/* DRAIN, SERIAL */
 	const int *base;	/* flat register index per class */
+	const int *mcnt;	/* per MXU: FIFO entries at the block's entry */
+	Mx *mx;			/* per MXU */
+	int *ment;		/* per op: the FIFO entry a pop takes, or -1 */
+	int window;		/* > 0: no op issues this far ahead of the
+				   oldest unplaced one */
+	int oldest;		/* the oldest unplaced op */
 	/* the bundle being filled (ops are placed in the current cycle) */
 	int used[NMACHUNIT + 1], ctrl, wait, nimm, nlabel;
 	int32_t imm[64];
 } Sched;
 
 enum { MAXROUND = 8 };
+
+/* Blocks with matmuls (software-pipelined streams) are scheduled within
+   a window of this many ops per vector register, in isel's order: ops
+   far ahead (loads, pops of later steps) would only hold registers. */
+enum { WINDOW_REGS = 2 };
 
 /* Sched.mode: every result completes in its block; ops keep their order. */
 enum { DRAIN = 1, SERIAL = 2 };
@@ -90,6 +124,56 @@ static int
 flags(const LIns *in)
 {
 	return mach_opinfo[in->op].flags;
+}
+
+static int
+is_mm(const LIns *in)
+{
+	return in->op == OP_MXMM || in->op == OP_MXMMB;
+}
+
+/* The MXU state slots after the flat registers: per MXU, the cycles
+   until it is free, then the ready time of each queued FIFO entry. */
+static int
+mx_slots(const MachPreset *mp)
+{
+	return mp->nmxu * (1 + mp->mxu_fifo);
+}
+
+static int
+rows_cycles(const MachPreset *mp, int rows)
+{
+	int rpc = mp->mxu_rows_per_cycle > 0 ? mp->mxu_rows_per_cycle : 1;
+
+	return (rows + rpc - 1) / rpc;
+}
+
+/* The FIFO entries (vregs) a matmul pushes. */
+static int
+mm_need(const MachPreset *mp, const LIns *in)
+{
+	if (in->x & MACH_MM_HOLD)
+		return 0;
+	return (in->op == OP_MXMMB ? 2 : 1) * (mp->mxu_dim / mp->lanes);
+}
+
+/* The cycles a matmul keeps its MXU busy (machine/sim_mxu.c). */
+static int
+mm_dur(const MachPreset *mp, const LIns *in)
+{
+	unsigned prec = (in->x & MACH_MM_PREC_MASK) >> MACH_MM_PREC_SHIFT;
+	int p = prec < NMACHPREC ? mp->mxu_passes[prec] : 1;
+
+	return rows_cycles(mp, (in->op == OP_MXMMB ? 2 : 1) * mp->sublanes) *
+	    (p > 0 ? p : 1);
+}
+
+/* Issue to results ready, for a matmul that starts when it issues. */
+static int
+mm_ready(const MachPreset *mp, const LIns *in)
+{
+	return mp->lat[LAT_MXU] + mm_dur(mp, in) -
+	    rows_cycles(mp, mp->sublanes);
 }
 
 static void
@@ -235,6 +319,84 @@ fifo_deps(Sched *S)
 	}
 }
 
+/* Per MXU: pushes, latches and matmuls in order, matmuls one after the
+   other's busy time, pops in order after their entries are ready, and
+   a matmul after the pop that makes room for it. */
+static void
+mxu_deps(Sched *S)
+{
+	const MachPreset *mp = S->mp;
+	int c, i, k, e, need, push, latch, room, maxneed = 2 * (mp->mxu_dim /
+	    (mp->lanes > 0 ? mp->lanes : 1)) + 1;
+	int *pops = arena_alloc(S->a, sizeof(int) * (size_t)(S->n + 1));
+	Mx *x;
+
+	for (i = 0; i < S->n; i++)
+		S->ment[i] = -1;
+	for (c = 0; c < mp->nmxu; c++) {
+		x = &S->mx[c];
+		x->nent = S->mcnt[c];
+		x->owner = arena_alloc(S->a, sizeof(int) *
+		    (size_t)(S->n * maxneed + 1));
+		x->firstmm = x->lastmm = push = latch = -1;
+		x->npop = x->npush = 0;
+		for (i = 0; i < S->n; i++)
+			if (S->ins[i].op == OP_MPOP && S->ins[i].c == c)
+				pops[x->npop++] = i;
+		for (i = 0, k = 0; i < S->n; i++) {
+			const LIns *in = &S->ins[i];
+			if (in->c != c || (mach_opinfo[in->op].unit != U_MXU &&
+			    in->op != OP_MPOP))
+				continue;
+			if (in->op == OP_MPOP) {
+				if (k)
+					edge(S, pops[k - 1], i, 1);
+				e = k++ - x->nent;
+				S->ment[i] = k - 1;
+				if (e >= x->npush)
+					bug("vliw: sched: a pop of mxu%d's empty "
+					    "result FIFO", c);
+				if (e >= 0)
+					edge(S, x->owner[e], i, mm_ready(mp,
+					    &S->ins[x->owner[e]]));
+			} else if (in->op == OP_MLATCH) {
+				if (push >= 0)
+					edge(S, push, i, lat(S, &S->ins[push]));
+				if (x->lastmm >= 0)
+					edge(S, x->lastmm, i, 1);
+				if (latch >= 0)
+					edge(S, latch, i, 1);
+				latch = i;
+			} else if (is_mm(in)) {
+				if (latch >= 0)
+					edge(S, latch, i, lat(S, &S->ins[latch]) > 1 ?
+					    lat(S, &S->ins[latch]) : 1);
+				if (x->lastmm >= 0)
+					edge(S, x->lastmm, i, mm_dur(mp,
+					    &S->ins[x->lastmm]));
+				else
+					x->firstmm = i;
+				x->lastmm = i;
+				need = mm_need(mp, in);
+				room = x->nent + x->npush + need - mp->mxu_fifo;
+				if (need && room > x->npop)
+					bug("vliw: sched: a matmul into mxu%d's full "
+					    "result FIFO", c);
+				if (need && room > 0)
+					edge(S, pops[room - 1], i, 1);
+				for (e = 0; e < need; e++)
+					x->owner[x->npush++] = i;
+			} else {
+				if (latch >= 0)
+					edge(S, latch, i, 1);
+				if (push >= 0)
+					edge(S, push, i, 1);
+				push = i;
+			}
+		}
+	}
+}
+
 /* May in's result still be in flight when its block is left? */
 static int
 relaxed(const Sched *S, const LIns *in)
@@ -255,6 +417,9 @@ ctrl_lat(const Sched *S, const LIns *x, const LIns *y)
 
 	if (y->op == OP_BR && relaxed(S, x))
 		return 0;
+	if (is_mm(x))
+		return y->op == OP_BR && !(S->mode & DRAIN) ? 0 :
+		    mm_ready(S->mp, x) - 1;
 	return m > 0 ? m : 0;
 }
 
@@ -276,6 +441,7 @@ deps(Sched *S)
 				edge(S, i, j, l);
 		}
 	fifo_deps(S);
+	mxu_deps(S);
 	for (i = 0; (S->mode & SERIAL) && i + 1 < S->n; i++)
 		edge(S, i, i + 1, 0);
 }
@@ -367,6 +533,8 @@ pick(Sched *S, int c)
 		Node *nd = &S->node[i];
 		if (nd->cycle >= 0 || nd->npred || nd->earliest > c)
 			continue;
+		if (S->window > 0 && i - S->oldest > S->window)
+			break;
 		if (best >= 0 && S->node[best].prio >= nd->prio)
 			continue;
 		if (fits(S, &S->ins[i]))
@@ -403,6 +571,57 @@ entry_waits(Sched *S, const int *entry)
 		if (nd->d >= 0 && nd->earliest < entry[nd->d])
 			nd->earliest = entry[nd->d];
 	}
+	entry += S->base[NLCLASS];
+	for (k = 0; k < S->mp->nmxu; k++) {
+		const int *me = entry + k * (1 + S->mp->mxu_fifo);
+		Node *nd;
+		if (S->mx[k].firstmm >= 0) {
+			nd = &S->node[S->mx[k].firstmm];
+			if (nd->earliest < me[0])
+				nd->earliest = me[0];
+		}
+		for (i = 0; i < S->n; i++)
+			if (S->ins[i].c == k && S->ment[i] >= 0 &&
+			    S->ment[i] < S->mx[k].nent &&
+			    S->node[i].earliest < me[1 + S->ment[i]])
+				S->node[i].earliest = me[1 + S->ment[i]];
+	}
+}
+
+/* What each MXU leaves at the block's end (cycle 'end'): busy time and
+   the ready times of the entries still queued. */
+static void
+mxu_leave(const Sched *S, const int *entry, int *leave, int end)
+{
+	const MachPreset *mp = S->mp;
+	int c, e, r, w = 1 + mp->mxu_fifo;
+
+	for (c = 0; c < mp->nmxu; c++) {
+		const Mx *x = &S->mx[c];
+		const int *me = entry + c * w;
+		int *ml = leave + c * w;
+		const LIns *mm;
+		memset(ml, 0, sizeof(int) * (size_t)w);
+		ml[0] = me[0] - end;
+		if (x->lastmm >= 0) {
+			mm = &S->ins[x->lastmm];
+			r = mm->cycle + mm_dur(mp, mm) - end;
+			ml[0] = r > ml[0] ? r : ml[0];
+		}
+		ml[0] = ml[0] > 0 ? ml[0] : 0;
+		for (e = x->npop; e < x->nent + x->npush; e++) {
+			if (e - x->npop >= mp->mxu_fifo)
+				bug("vliw: sched: mxu%d's result FIFO overflows",
+				    c);
+			if (e < x->nent)
+				r = me[1 + e] - end;
+			else {
+				mm = &S->ins[x->owner[e - x->nent]];
+				r = mm->cycle + mm_ready(mp, mm) - end;
+			}
+			ml[1 + e - x->npop] = r > 0 ? r : 0;
+		}
+	}
 }
 
 /* The block's length, and (leave) what is still in flight at its end. */
@@ -415,8 +634,11 @@ finish(Sched *S, const int *entry, int *leave, int nflat)
 		l = lat(S, &S->ins[i]);
 		e = S->ins[i].cycle + (l > 1 ? l : 1);
 		if ((flags(&S->ins[i]) & MACH_F_CTRL) ||
-		    relaxed(S, &S->ins[i]))
+		    relaxed(S, &S->ins[i]) ||
+		    (is_mm(&S->ins[i]) && !(S->mode & DRAIN)))
 			e = S->ins[i].cycle + 1;
+		else if (is_mm(&S->ins[i]))
+			e = S->ins[i].cycle + mm_ready(S->mp, &S->ins[i]);
 		if (e > end)
 			end = e;
 	}
@@ -428,13 +650,14 @@ finish(Sched *S, const int *entry, int *leave, int nflat)
 		if (d >= 0 && leave[d] < l)
 			leave[d] = l;
 	}
+	mxu_leave(S, entry + nflat, leave + nflat, end);
 	return end;
 }
 
 /* Schedules b; entry/leave: cycles until each flat register is ready. */
 static void
 block(LFunc *f, LBlk *b, const int *base, int mode, const int *entry,
-    int *leave)
+    int *leave, const int *mcnt)
 {
 	Sched S;
 	Arena a;
@@ -447,7 +670,15 @@ block(LFunc *f, LBlk *b, const int *base, int mode, const int *entry,
 	S.a = &a;
 	S.mode = mode;
 	S.base = base;
+	S.mcnt = mcnt;
+	S.mx = arena_alloc(&a, sizeof(Mx) * (size_t)(f->mp->nmxu + 1));
+	S.ment = arena_alloc(&a, sizeof(int) * (size_t)(S.n + 1));
 	S.node = arena_alloc(&a, sizeof(Node) * (size_t)(S.n + 1));
+	S.oldest = 0;
+	S.window = 0;
+	for (i = 0; i < S.n; i++)
+		if (is_mm(&S.ins[i]) && !(mode & SERIAL))
+			S.window = WINDOW_REGS * f->mp->nvreg;
 	for (i = 0; i < S.n; i++) {
 		S.node[i].cycle = -1;
 		S.node[i].nr = regs(&S, &S.ins[i], S.node[i].r, &S.node[i].d);
@@ -463,6 +694,8 @@ block(LFunc *f, LBlk *b, const int *base, int mode, const int *entry,
 		while ((i = pick(&S, c)) >= 0) {
 			place(&S, i, c);
 			left--;
+			while (S.oldest < S.n && S.node[S.oldest].cycle >= 0)
+				S.oldest++;
 		}
 	}
 	b->nbundle = finish(&S, entry, leave, base[NLCLASS]);
@@ -495,8 +728,60 @@ typedef struct Fn {
 	Arena a;
 	int base[NLCLASS + 1];
 	LIns **orig;		/* each block's ops in program order */
-	int **entry, **leave;	/* per block, per flat register */
+	int **entry, **leave;	/* per block, per flat register, then the
+				   MXU slots (mx_slots) */
+	int **mcnt;		/* per block, per MXU: FIFO entries at entry */
+	int nslot;		/* flat registers + MXU slots */
 } Fn;
+
+/* The FIFO entries of each MXU at each block's entry: what the
+   predecessors leave (pushes minus pops), which must agree. */
+static void
+fifo_counts(Fn *F)
+{
+	const LFunc *f = F->f;
+	int nmx = f->mp->nmxu, b, c, i, k, ns, s[2], round, changed = 1;
+	int *set = arena_alloc(&F->a, sizeof(int) * (size_t)(f->blk.n + 1));
+	int *out = arena_alloc(&F->a, sizeof(int) * (size_t)(nmx + 1));
+
+	F->mcnt = arena_alloc(&F->a, sizeof(int *) * (size_t)(f->blk.n + 1));
+	for (b = 0; b < f->blk.n; b++)
+		F->mcnt[b] = arena_alloc(&F->a, sizeof(int) * (size_t)(nmx + 1));
+	if (f->blk.n)
+		set[0] = 1;
+	for (round = 0; changed && round <= f->blk.n; round++) {
+		changed = 0;
+		for (b = 0; b < f->blk.n; b++) {
+			const LBlk *bk = &f->blk.v[b];
+			if (!set[b])
+				continue;
+			memcpy(out, F->mcnt[b], sizeof(int) * (size_t)nmx);
+			for (i = 0; i < bk->ins.n; i++) {
+				const LIns *in = &bk->ins.v[i];
+				if (is_mm(in) && in->c >= 0 && in->c < nmx)
+					out[in->c] += mm_need(f->mp, in);
+				else if (in->op == OP_MPOP && in->c >= 0 &&
+				    in->c < nmx)
+					out[in->c]--;
+			}
+			ns = succs(f, b, s);
+			for (k = 0; k < ns; k++) {
+				if (!set[s[k]]) {
+					memcpy(F->mcnt[s[k]], out, sizeof(int) *
+					    (size_t)nmx);
+					set[s[k]] = changed = 1;
+					continue;
+				}
+				for (c = 0; c < nmx; c++)
+					if (F->mcnt[s[k]][c] != out[c])
+						bug("vliw: sched: function '%s': "
+						    "mxu%d's result FIFO holds %d or %d "
+						    "entries at block %d", f->name, c,
+						    F->mcnt[s[k]][c], out[c], s[k]);
+			}
+		}
+	}
+}
 
 /* Raises entry[s] to what b leaves in flight; 1 if it grew. */
 static int
@@ -504,7 +789,7 @@ merge(Fn *F, int b, int s)
 {
 	int r, grew = 0;
 
-	for (r = 0; r < F->base[NLCLASS]; r++)
+	for (r = 0; r < F->nslot; r++)
 		if (F->entry[s][r] < F->leave[b][r]) {
 			F->entry[s][r] = F->leave[b][r];
 			grew = 1;
@@ -524,7 +809,8 @@ sched_pass(Fn *F, int mode)
 		if (bk->ins.n)
 			memcpy(bk->ins.v, F->orig[b], sizeof(LIns) *
 			    (size_t)bk->ins.n);
-		block(F->f, bk, F->base, mode, F->entry[b], F->leave[b]);
+		block(F->f, bk, F->base, mode, F->entry[b], F->leave[b],
+		    F->mcnt[b]);
 		ns = succs(F->f, b, s);
 		for (k = 0; k < ns; k++)
 			grew |= merge(F, b, s[k]);
@@ -544,7 +830,8 @@ schedule(LFunc *f, int mode)
 	for (c = 0; c < NLCLASS; c++)
 		F.base[c + 1] = F.base[c] + f->nreg[c];
 	n = f->blk.n;
-	sz = sizeof(int) * (size_t)(F.base[NLCLASS] + 1);
+	F.nslot = F.base[NLCLASS] + mx_slots(f->mp);
+	sz = sizeof(int) * (size_t)(F.nslot + 1);
 	F.orig = arena_alloc(&F.a, sizeof(LIns *) * (size_t)(n + 1));
 	F.entry = arena_alloc(&F.a, sizeof(int *) * (size_t)(n + 1));
 	F.leave = arena_alloc(&F.a, sizeof(int *) * (size_t)(n + 1));
@@ -558,6 +845,7 @@ schedule(LFunc *f, int mode)
 		F.entry[b] = arena_alloc(&F.a, sz);
 		F.leave[b] = arena_alloc(&F.a, sz);
 	}
+	fifo_counts(&F);
 	for (k = 0; k < MAXROUND && sched_pass(&F, mode); k++)
 		;
 	if (k == MAXROUND) {

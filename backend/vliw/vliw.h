@@ -15,7 +15,8 @@
  * unless it ends in an unguarded br or halt; a br's target is a block.
  *
  * The pipeline (vliw.c, vliw_compile):
- *   vliw_isel -> vliw_sched -> vliw_regalloc -> vliw_emit
+ *   vliw_isel -> vliw_sched -> vliw_regalloc (vliw_spill, vliw_sched
+ *   again when registers run out) -> vliw_emit
  */
 #ifndef PALLAS_VLIW_H
 #define PALLAS_VLIW_H
@@ -68,6 +69,14 @@ typedef struct LFunc {
 	VEC(LOperand) opnd;
 	VEC(const char *) region;	/* trace region names (imm indexes) */
 	Loc loc;
+	/* Memory below the spill area (vliw_compile sets them from the
+	   allocation and isel's DMA descriptors; 0 for hand-built LLO). */
+	int64_t vmem_base, smem_base;
+	/* The spill area (vliw_regalloc): start and bytes in VMEM (vector
+	   and mask registers, one vreg each) and SMEM (scalars and
+	   predicates, one word each); registers spilled per class. */
+	int64_t spill_vaddr, spill_vmem, spill_saddr, spill_smem;
+	int nspill[NLCLASS];
 } LFunc;
 
 /* ----------------------------------------------------------- llo.c */
@@ -132,8 +141,25 @@ void vliw_sched_serial(LFunc *f);
 
 /* ----------------------------------------------------------- regalloc.c */
 /* Maps virtual registers to the preset's registers (linear scan over the
-   schedule).  Returns 0, or -1 after reporting through d. */
+   schedule), spilling to the spill area when a class runs out (f is
+   then scheduled again).  Returns 0, or -1 after reporting through d. */
 int vliw_regalloc(LFunc *f, Diag *d);
+
+/* ----------------------------------------------------------- spill.c */
+/*
+ * Spills everywhere the virtual registers r of class c with
+ * victim[c][r] set: each gets a slot in f's spill area (placed after
+ * vmem_base / smem_base on first use; spill_* grow), a store after each
+ * write and a reload before each read (and before a guarded write), all
+ * through fresh short-lived virtual registers.  Leaves every block in
+ * vliw_isel's order (LIns.seq renumbered), to be scheduled again.
+ * Returns 0, or -1 after reporting through d (naming the kernel and the
+ * sizes) when the spill area does not fit in the preset's memory.
+ */
+int vliw_spill(LFunc *f, char *const victim[NLCLASS], Diag *d);
+/* Appends a comment line ("# ...") giving f's memory use and its spill
+   area, for the -S text. */
+void vliw_spill_note(Buf *out, const LFunc *f);
 
 /* ----------------------------------------------------------- emit.c */
 /* Builds the program of the scheduled, allocated functions f[0..n): one
@@ -151,6 +177,11 @@ int vliw_emit(LFunc *const *f, int n, const MachPreset *mp,
  */
 int vliw_compile(const TModule *m, const MachPreset *p, Diag *d, Arena *a,
     MachProgram **out);
+/* As vliw_compile, and appends the -S text: per function a comment line
+   with its VMEM/SMEM use and spill areas (vliw_spill_note), then the
+   program's disassembly.  Returns 0, or -1 after reporting through d. */
+int vliw_compile_asm(const TModule *m, const MachPreset *p, Diag *d,
+    Arena *a, Buf *text);
 int vliw_compile_llo(const TModule *m, const MachPreset *p, Diag *d,
     Arena *a, Buf *llo);
 

@@ -388,6 +388,7 @@ START_TEST(regalloc_reports_pressure)
 	LIns *in;
 
 	diag_init(&d, NULL, out);
+	f->vmem_base = (int64_t)mp->vmem_bytes;	/* no room to spill */
 	in = llo_add(f, 0, OP_SMOVI, s, 0, 0, 0);
 	for (i = 0; i < 40; i++) {	/* 40 values live at once */
 		v[i] = llo_new_reg(f, LC_V);
@@ -608,13 +609,35 @@ START_TEST(e2e_mix)
 }
 END_TEST
 
+/* Scalar i32 / and % truncate toward zero: by powers of two (shifts),
+   other constants, negative constants and registers (the step loop). */
+START_TEST(e2e_scalar_division)
+{
+	static const char src[] =
+	    "kernel divs(x: i32[64, 128], out y: i32[64, 128])\n"
+	    "grid (i: 8)\n"
+	    "blocks { x: [8, 128] at (i, 0); y: [8, 128] at (i, 0); }\n"
+	    "{ let a = i * 7 - 20; let b = 0 - i - 2;\n"
+	    "  let s = a / 3 * 1000000 + a % 3 * 100000 + a / -5 * 10000\n"
+	    "      + a % -5 * 1000 + a / 4 * 100 + a % 4 * 10 + a / (i + 1)\n"
+	    "      + a % b * 3 + a / b * 7;\n"
+	    "  y[...] = x[...] + s; }\n"
+	    "export divs;\n";
+	size_t k;
+
+	for (k = 0; k < countof(presets); k++)
+		vt_check(src, presets[k], "divs", NULL, NULL);
+}
+END_TEST
+
 START_TEST(e2e_unsupported_is_reported)
 {
 	VtUnit f;
 
 	ck_assert_int_eq(vt_compile(&f,
 	    "kernel t(x: f32[8, 128], out y: f32[8, 128])\n"
-	    "{ y[...] = broadcast(x[0:1, :], [8, 128]); }\n"
+	    "{ let t = sum(sum(x[...], axis: 1), axis: 0);\n"
+	    "  y[...] = x[...] * t; }\n"
 	    "export t;\n", "small"), -1);
 	ck_assert_ptr_nonnull(strstr(f.text, "the VLIW backend cannot lower"));
 	ck_assert_ptr_nonnull(strstr(f.text, "kernel 't'"));
@@ -862,6 +885,7 @@ suite(void)
 	tcase_add_test(t, e2e_axpb);
 	tcase_add_test(t, e2e_relu);
 	tcase_add_test(t, e2e_mix);
+	tcase_add_test(t, e2e_scalar_division);
 	tcase_add_test(t, e2e_chunk_loops);
 	tcase_add_test(t, e2e_unsupported_is_reported);
 	tcase_add_test(t, e2e_matmul_single_block);
