@@ -20,7 +20,11 @@
  *           per block entry, the cycles until each register's last
  *           write lands, the maximum over predecessors).  Linear scan (Poletto and
  *           Sarkar) per class, lowest free register first (deterministic).
- *           When a class runs out, f is scheduled again in vliw_isel's
+ *           When only scalars and predicates run out, they are spilled
+ *           first, keeping the list schedule (their spill code takes
+ *           scalar slots and SMEM, which streams such as the MXU's leave
+ *           free; at most CHEAPSPILL rounds).
+ *           When a class still runs out, f is scheduled again in vliw_isel's
  *           order (vliw_sched_serial: the list scheduler hoists
  *           independent ops, such as predicate computations, far above
  *           their uses) and allocated once more.  If that fails too,
@@ -37,11 +41,13 @@
  * Entry:    vliw_regalloc(LFunc *, Diag *)
  * Tests:    tests/unit/check_vliw.c, tests/unit/check_spill.c
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "backend/vliw/vliw.h"
 
-enum { MAXSPILL = 16 };
+enum { MAXSPILL = 16, CHEAPSPILL = 4 };
 
 typedef struct Ra {
 	LFunc *f;
@@ -470,22 +476,122 @@ victims(LFunc *f, const int keep[NLCLASS], char *victim[NLCLASS],
 	return n;
 }
 
+/* 1 if every victim is a scalar or a predicate. */
+static int
+only_scalar(const LFunc *f, char *const victim[NLCLASS])
+{
+	int r;
+
+	for (r = 1; r < f->nreg[LC_V]; r++)
+		if (victim[LC_V][r])
+			return 0;
+	for (r = 1; r < f->nreg[LC_M]; r++)
+		if (victim[LC_M][r])
+			return 0;
+	return 1;
+}
+
+/* A copy of f whose blocks can change without touching f's. */
+static LFunc *
+clone(const LFunc *f)
+{
+	LFunc *g = arena_alloc(f->arena, sizeof *g);
+	int b;
+
+	*g = *f;
+	g->blk.v = arena_alloc(f->arena, sizeof(LBlk) * (size_t)(f->blk.n + 1));
+	g->blk.cap = f->blk.n;
+	for (b = 0; b < f->blk.n; b++) {
+		LBlk *d = &g->blk.v[b];
+		const LBlk *s = &f->blk.v[b];
+		*d = *s;
+		d->ins.v = arena_alloc(f->arena, sizeof(LIns) *
+		    (size_t)(s->ins.n + 1));
+		d->ins.cap = s->ins.n;
+		memcpy(d->ins.v, s->ins.v, sizeof(LIns) * (size_t)s->ins.n);
+	}
+	return g;
+}
+
+/* The scheduled length of f with each block weighted by 16 per loop
+   around it (a back edge from block e to h <= e encloses h..e). */
+static double
+cost(const LFunc *f)
+{
+	double sum = 0, w;
+	int b, e, i;
+
+	for (b = 0; b < f->blk.n; b++) {
+		w = 1;
+		for (e = b; e < f->blk.n; e++)
+			for (i = 0; i < f->blk.v[e].ins.n; i++) {
+				const LIns *in = &f->blk.v[e].ins.v[i];
+				if (in->op == OP_BR && in->target >= 0 &&
+				    in->target <= b)
+					w *= 16;
+			}
+		sum += w * f->blk.v[b].nbundle;
+	}
+	return sum;
+}
+
+/*
+ * When f's list schedule runs out of scalars or predicates only: a copy
+ * of f with those spilled and the list schedule kept, allocated; else
+ * NULL (f untouched either way).  Quiet: a spill area that does not fit
+ * only means this way is closed.
+ */
+static LFunc *
+cheap_spill(const LFunc *f, const int keep[NLCLASS], const Diag *d)
+{
+	LFunc *g = clone(f);
+	char *victim[NLCLASS], *text = NULL;
+	size_t len = 0;
+	LClass bad = LC_NONE;
+	int round, ok = 0;
+	Diag quiet;
+	FILE *sink = open_memstream(&text, &len);
+
+	if (!sink)
+		return NULL;
+	diag_init(&quiet, d->sm, sink);
+	for (round = 0; round < CHEAPSPILL && !ok; round++) {
+		if (victims(g, keep, victim, &bad) <= 0 ||
+		    !only_scalar(g, victim) || vliw_spill(g, victim, &quiet))
+			break;
+		vliw_sched(g);
+		ok = !allocate(g);
+	}
+	fclose(sink);
+	free(text);
+	return ok ? g : NULL;
+}
+
 int
 vliw_regalloc(LFunc *f, Diag *d)
 {
 	int keep[NLCLASS], c, round, n, total = 0;
 	char *victim[NLCLASS];
 	LClass bad = LC_NONE;
+	LFunc *cheap;
 
 	if (!f->scheduled)
 		bug("vliw: regalloc: function '%s' is not scheduled", f->name);
 	if (!allocate(f))
 		return 0;
-	vliw_sched_serial(f);
-	if (!allocate(f))
-		return 0;
 	for (c = 0; c < NLCLASS; c++)
 		keep[c] = f->nreg[c];
+	cheap = cheap_spill(f, keep, d);
+	vliw_sched_serial(f);
+	if (!allocate(f)) {
+		if (cheap && cost(cheap) < cost(f))
+			*f = *cheap;
+		return 0;
+	}
+	if (cheap) {
+		*f = *cheap;
+		return 0;
+	}
 	for (round = 0; round < MAXSPILL; round++) {
 		bad = LC_NONE;
 		if ((n = victims(f, keep, victim, &bad)) <= 0)
