@@ -14,9 +14,16 @@
  *   inputs:  if (has_next && nxt != cur) start nxt -> other slot (two
  *            slots) ; if (cur != prev) [start (one slot)] wait slot;
  *   body;
- *   outputs: if (!has_next || nxt != cur) { start write-back; two slots:
- *            wait the pending one, flip } ; one slot: wait at once;
+ *   outputs: if (!has_next || nxt != cur) { two slots: wait the pending
+ *            write-back, mark this one to start, flip } ; one slot:
+ *            start the write-back and wait at once;
  *   prev = cur; flip the inputs' slots that changed.
+ * A marked write-back starts at the next step, after that step's input
+ * copies have started (or in the epilogue): the machine's DMAs share
+ * HBM bandwidth in the order they start, and the inputs are needed a
+ * step later while the write-back is not waited for until its slot
+ * comes round again.  Outputs that read their block back keep the
+ * plain order.
  * The per-operand state (slot, pending write-back, previous index) lives
  * in a small SMEM buffer (TB_INTERNAL), so the loops carry no values.
  * Index maps that the compiler can decide are still compared at run time
@@ -44,7 +51,7 @@ typedef struct Pe {
 } Pe;
 
 /* State words of operand i: slot, pending, prev[0 .. rank). */
-enum { W_SLOT, W_PEND, W_PREV };
+enum { W_SLOT, W_PEND, W_WB, W_PREV };
 
 static TRef
 ci(Pe *P, int64_t v)
@@ -369,6 +376,7 @@ prologue(Pe *P, const TRef *zero)
 			continue;
 		state_set(P, i, W_SLOT, z);
 		state_set(P, i, W_PEND, z);
+		state_set(P, i, W_WB, z);
 		for (d = 0; d < k->op[i].shape.rank; d++)
 			state_set(P, i, W_PREV + d, ci(P, SENTINEL));
 		if (k->op[i].role != ROLE_IN)
@@ -412,18 +420,52 @@ next_point(Pe *P, const TRef *axis, TRef *nxt)
 	return tile_unop(P->f, TOP_NOT, carry);
 }
 
+/* Double-buffered inputs: the next step's copy. */
 static void
-input_pre(Pe *P, int i, Cur *c, TRef first)
+input_next(Pe *P, int i, Cur *c)
 {
 	TRef one = ci(P, 1);
 
-	if (P->p->op[i].nbuf == 2) {
-		tile_begin_if(P->f, c->nchg);
-		sync_op(P, TOP_DMA_START, hbm_block(P, i, c->nxt),
-		    slot_ref(P, i, tile_binop(P->f, TOP_SUB, one, c->slot)),
-		    P->flag[i], tile_binop(P->f, TOP_SUB, one, c->slot));
-		tile_end_if(P->f);
-	} else {
+	if (P->p->op[i].nbuf != 2)
+		return;
+	tile_begin_if(P->f, c->nchg);
+	sync_op(P, TOP_DMA_START, hbm_block(P, i, c->nxt),
+	    slot_ref(P, i, tile_binop(P->f, TOP_SUB, one, c->slot)),
+	    P->flag[i], tile_binop(P->f, TOP_SUB, one, c->slot));
+	tile_end_if(P->f);
+}
+
+/* 1 if output i's write-backs start a step late (see the header). */
+static int
+deferred(const Pe *P, int i)
+{
+	return P->p->op[i].nbuf == 2 && !P->k->op[i].revisit_any;
+}
+
+/* The write-back marked by the previous step, if any: the slot it
+   filled (not the current one) to the block it computed. */
+static void
+output_start(Pe *P, int i)
+{
+	TRef prev[SEMA_MAXRANK], z = ci(P, 0), slot;
+	int d;
+
+	if (!deferred(P, i))
+		return;
+	tile_begin_if(P->f, tile_cmp(P->f, TC_NE, state_get(P, i, W_WB), z));
+	for (d = 0; d < P->k->op[i].shape.rank; d++)
+		prev[d] = state_get(P, i, W_PREV + d);
+	slot = tile_binop(P->f, TOP_SUB, ci(P, 1), state_get(P, i, W_SLOT));
+	sync_op(P, TOP_DMA_START, slot_ref(P, i, slot), hbm_block(P, i, prev),
+	    P->flag[i], slot);
+	state_set(P, i, W_WB, z);
+	tile_end_if(P->f);
+}
+
+static void
+input_pre(Pe *P, int i, Cur *c, TRef first)
+{
+	if (P->p->op[i].nbuf != 2) {
 		tile_begin_if(P->f, tile_binop(P->f, TOP_AND, c->chg,
 		    tile_unop(P->f, TOP_NOT, first)));
 		sync_op(P, TOP_DMA_START, hbm_block(P, i, c->idx),
@@ -458,8 +500,9 @@ output_post(Pe *P, int i, Cur *c, TRef has_next)
 	    c->nchg);
 	tile_begin_if(P->f, wb);
 	src = slot_ref(P, i, c->slot);
-	sync_op(P, TOP_DMA_START, src, hbm_block(P, i, c->idx), P->flag[i],
-	    c->slot);
+	if (!deferred(P, i))
+		sync_op(P, TOP_DMA_START, src, hbm_block(P, i, c->idx),
+		    P->flag[i], c->slot);
 	if (P->p->op[i].nbuf == 1) {
 		sync_op(P, TOP_DMA_WAIT, src, TNONE, P->flag[i], c->slot);
 	} else {
@@ -471,6 +514,8 @@ output_post(Pe *P, int i, Cur *c, TRef has_next)
 		tile_end_if(P->f);
 		state_set(P, i, W_PEND, one);
 		state_set(P, i, W_SLOT, other);
+		if (deferred(P, i))
+			state_set(P, i, W_WB, one);
 	}
 	tile_end_if(P->f);
 }
@@ -534,6 +579,12 @@ step(Pe *P, MosaicRefs *refs, const TRef *axis, MosaicBodyFn *body,
 	for (i = 0; i < k->nop; i++)
 		if (P->p->op[i].windowed)
 			current(P, i, &c[i], axis, nxt, has_next);
+	for (i = 0; i < k->nop; i++)
+		if (P->p->op[i].windowed && k->op[i].role == ROLE_IN)
+			input_next(P, i, &c[i]);
+	for (i = 0; i < k->nop; i++)
+		if (P->p->op[i].windowed && k->op[i].role == ROLE_OUT)
+			output_start(P, i);
 	for (i = 0; i < k->nop; i++) {
 		if (!P->p->op[i].windowed)
 			continue;
@@ -565,6 +616,7 @@ epilogue(Pe *P)
 		if (!P->p->op[i].windowed || k->op[i].role != ROLE_OUT ||
 		    P->p->op[i].nbuf != 2)
 			continue;
+		output_start(P, i);
 		other = tile_binop(P->f, TOP_SUB, ci(P, 1),
 		    state_get(P, i, W_SLOT));
 		tile_begin_if(P->f, tile_cmp(P->f, TC_NE, state_get(P, i,
