@@ -161,6 +161,27 @@ carried(Run *R, int b, Loc loc, int64_t from)
 	    "semantics clause", k->axis[a].name);
 }
 
+/* 1 if output op's block at grid step 'from' is the current step's
+   (both known without SMEM tables): a read then sees what that step
+   stored, as when a matmul sums into its resident output block. */
+static int
+same_block(Run *R, int op, int64_t from)
+{
+	int64_t q[SEMA_MAXRANK + 1], a[SEMA_MAXRANK], c[SEMA_MAXRANK];
+	int d;
+
+	if (from < 0)
+		return 0;
+	unlinear(R->k, from, q);
+	if (sema_block_start(R->k, op, q, NULL, NULL, a) != SEMA_EVAL_OK ||
+	    sema_block_start(R->k, op, R->pt, NULL, NULL, c) != SEMA_EVAL_OK)
+		return 0;
+	for (d = 0; d < R->k->op[op].shape.rank; d++)
+		if (a[d] != c[d])
+			return 0;
+	return 1;
+}
+
 static void
 read_buf(Run *R, int b, Loc loc, int definite)
 {
@@ -171,7 +192,9 @@ read_buf(Run *R, int b, Loc loc, int definite)
 	if (B->must)
 		return;
 	n = bufname(R, b, &what);
-	if (b >= R->k->nscratch && !B->warned && !B->may) {
+	from = B->last_must >= 0 ? B->last_must : B->first_may;
+	if (b >= R->k->nscratch && !B->warned && !B->may &&
+	    !same_block(R, b - R->k->nscratch, from)) {
 		B->warned = 1;
 		se_warning(R->S, loc, "output '%s' is read before it is written "
 		    "in this step", n);
@@ -179,7 +202,6 @@ read_buf(Run *R, int b, Loc loc, int definite)
 		    "only what earlier steps of its run stored",
 		    grid_point_str(R->S, R->k, R->pt));
 	}
-	from = B->last_must >= 0 ? B->last_must : B->first_may;
 	if (from < 0) {
 		if (definite && !B->may && !B->reported) {
 			B->reported = 1;
