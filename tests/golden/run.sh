@@ -160,6 +160,14 @@ for name in matmul splash; do
 		"tests/golden/tile/kernels/$name-small.tile" --preset small
 done
 
+# The scheduled, allocated bundles (-S, --emit=asm): the elementwise
+# example on both presets and the matmuls of the small preset
+# (tests/golden/asm/NAME[-small].s).
+check_level asm examples/axpb.pk tests/golden/asm/axpb.s
+check_level asm examples/axpb.pk tests/golden/asm/axpb-small.s --preset small
+check_level asm kernels/matmul/matmul.pk tests/golden/asm/matmul-small.s \
+	--preset small
+
 if [ "${REGEN:-0}" = 1 ]; then
 	echo "regenerated $total golden files; review them with git diff"
 	exit 0
