@@ -11,22 +11,23 @@
  *           read or write them.
  * Method:   one walk over the structured tile IR.  for -> pre-check,
  *           body, latch with a backward branch; if -> forward branches.
- *           Vector values are arrays of vregs (native layout), one op per
- *           vreg; block-sized values arrive already chunked by Mosaic.
- *           A DMA's descriptor lives in a backend SMEM area after
- *           TFunc.smem_bytes, one per dma_start site: static words are
- *           written once by the prologue, addresses at the site.
- *           Dynamic flag indices become one guarded op per flag.
- * Subset:   4-byte dtypes, and bf16 for DMAs between HBM and packed VMEM
- *           tiles (dma_packed) and matmul operands; matmuls go to
- *           isel_mxu.c; views of rank <= 2 (leading dims of size 1);
- *           tile-aligned vector loads/stores; scalar i32/bool arithmetic
- *           without division; VALU elementwise, compares, selects,
- *           splats, iota, converts; EUP exp/log/tanh/rsqrt/recip/div.
- *           Everything else is reported as not supported yet.
- * Files:    isel.c the walk, scalars and control flow; isel_ref.c memory
- *           views, loads and stores; isel_vec.c vector ops; isel_dma.c
- *           DMAs and flags; isel_mxu.c matmuls; isel.h what they share.
+ *           Vector values are arrays of vregs (one per tile of their
+ *           layout), one op per vreg; block-sized values arrive already
+ *           chunked by Mosaic.  A DMA's descriptor lives in a backend
+ *           SMEM area after TFunc.smem_bytes, one per dma_start site:
+ *           static words are written once by the prologue, addresses at
+ *           the site.  Dynamic flag indices become one guarded op per
+ *           flag.
+ * Subset:   f32, i32, bool and bf16 values; what the files below do not
+ *           lower (an extract of a vector element into a scalar, a row
+ *           stored into a column, some bf16 and DMA view shapes) is
+ *           reported as not supported yet, naming the construct.
+ * Files:    isel.c the walk, scalars and control flow; isel_sdiv.c scalar
+ *           division; isel_ref.c memory views, loads and stores;
+ *           isel_vec.c elementwise and EUP ops; isel_xlu.c reductions,
+ *           broadcasts, reshapes, rolls, transposes; isel_bf16.c packed
+ *           bf16; isel_dma.c DMAs and flags; isel_mxu.c matmuls; isel.h
+ *           what they share.
  * Entry:    vliw_isel(const TFunc *, const MachPreset *, Diag *, Arena *)
  */
 #include "backend/vliw/isel.h"
