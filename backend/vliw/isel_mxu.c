@@ -26,7 +26,12 @@
  *           as one counted loop (set and trip indices kept in scalar
  *           registers, wrapped with ssel; the latch is guarded by "last
  *           trip of the set"), or unrolled into one block when the
- *           stream is short.  Epilogue: the pops of the last trip.
+ *           stream is short.  The loop carries its LHS, dst and weight
+ *           bases in registers: each iteration computes the next trip's
+ *           counters and bases after its first step and moves them into
+ *           place at its end (trip 1's are set up before the loop, in a
+ *           block of their own), so a trip's loads need no address
+ *           arithmetic first.  Epilogue: the pops of the last trip.
  * Ordering: the scheduler (sched.c) keeps each MXU's pushes, latches and
  *           matmuls in order, spaces matmuls by their busy time, and
  *           places every pop after its FIFO entry is ready, across
@@ -402,21 +407,33 @@ drain(Mm *m, const Addr *ad, int64_t u)
 }
 
 /*
- * Trip t: for each step u, its share of the weight pushes and the step
- * (with the pops of step u of the previous trip); then the latch.
+ * Steps [u0, u1) of trip t: for each step u, its share of the weight
+ * pushes (*k: the pushes emitted so far) and the step (with the pops of
+ * step u of the previous trip); after the last step, the latch.
  */
+static void
+trip_steps(Mm *m, const Trip *t, const Addr *ad, const Addr *prev,
+    int64_t u0, int64_t u1, int64_t *k)
+{
+	int64_t u, mx, k0, n = m->a * m->b, total = t->push ? m->cpt * n : 0;
+
+	for (u = u0; u < u1; u++) {
+		for (k0 = *k; *k < total && *k * m->U / total <= u &&
+		    *k - k0 < 64; (*k)++)
+			;
+		step(m, t, ad, prev, u, k0, *k);
+	}
+	for (mx = 0; u0 < u1 && u1 == m->U && t->latch && mx < n; mx++)
+		add(m, OP_MLATCH, 0, 0, 0, (int)mx)->guard = t->lguard;
+}
+
+/* Trip t whole. */
 static void
 trip(Mm *m, const Trip *t, const Addr *ad, const Addr *prev)
 {
-	int64_t u, mx, k, k0, n = m->a * m->b, total = t->push ? m->cpt * n : 0;
+	int64_t k = 0;
 
-	for (u = 0, k = 0; u < m->U; u++) {
-		for (k0 = k; k < total && k * m->U / total <= u && k - k0 < 64; k++)
-			;
-		step(m, t, ad, prev, u, k0, k);
-	}
-	for (mx = 0; t->latch && mx < n; mx++)
-		add(m, OP_MLATCH, 0, 0, 0, (int)mx)->guard = t->lguard;
+	trip_steps(m, t, ad, prev, 0, m->U, &k);
 }
 
 /* The static trip j of the stream. */
@@ -466,67 +483,161 @@ odometer(Mm *m, Ix *x, Ix *y, const int64_t *ext, int n)
 	return carry;
 }
 
-/* Trips 1 .. J-1 as a counted loop. */
+/* The trip of counters c (trip in set, N set, K set): its indices, the
+   next set's and the pushed chunk (guards left to the caller), and its
+   addresses (new registers, or the constant bases). */
 static void
-loop(Mm *m, const Addr *first)
+loop_trip(Mm *m, const Ix *c, const int64_t *ext, Trip *t, Addr *ad)
 {
-	Ix c[3], nx[2], y[2] = { { 0, 0 }, { 0, 0 } };
-	int64_t ext[3] = { m->tps, m->ngr, m->kgr }, k, v;
-	Trip t0 = static_trip(m, 1), t;
-	int jr = sreg(m), pa = sreg(m), top, p;
-	Addr ad, prev;
-	LIns *br;
+	Ix nx[2], y[2] = { { 0, 0 }, { 0, 0 } };
 
-	c[0] = t0.i;
-	c[1] = t0.ng;
-	c[2] = t0.kg;
-	for (k = 0; k < 3; k++)
-		if (ext[k] > 1) {
-			v = c[k].c;
-			c[k].r = sreg(m);
-			c[k].c = 0;
-			smovi(m, c[k].r, v);
-		}
-	smovi(m, jr, 1);
-	add(m, OP_SADDI, pa, first->db, 0, 0)->imm = (int32_t)first->di;
-	top = blk(m);
-	memset(&t, 0, sizeof t);
-	t.i = c[0];
-	t.ng = c[1];
-	t.kg = c[2];
+	memset(t, 0, sizeof *t);
+	t->i = c[0];
+	t->ng = c[1];
+	t->kg = c[2];
 	if (m->pushing) {
 		nx[0] = c[1];
 		nx[1] = c[2];
 		odometer(m, nx, y, ext + 1, 2);
-		t.nng = y[0];
-		t.nkg = y[1];
-		t.push = 1;
-		t.chunk = t.i;
+		t->nng = y[0];
+		t->nkg = y[1];
+		t->push = 1;
+		t->chunk = t->i;
 		if (m->cpt * m->tps > m->npush) {
-			/* the first npush / cpt trips of a set push */
-			t.pguard = preg(m);
-			add(m, OP_SCMPILT, t.pguard, t.i.r, 0, 0)->imm =
-			    (int32_t)(m->npush / m->cpt);
-			t.chunk.r = sreg(m);
-			add(m, OP_SMINI, t.chunk.r, t.i.r, 0, 0)->imm =
+			/* the first npush / cpt trips of a set push chunk i */
+			t->chunk.r = sreg(m);
+			add(m, OP_SMINI, t->chunk.r, t->i.r, 0, 0)->imm =
 			    (int32_t)(m->npush / m->cpt - 1);
 		}
-		t.latch = 1;
-		if (m->tps > 1) {
-			t.lguard = preg(m);
-			add(m, OP_SCMPIEQ, t.lguard, t.i.r, 0, 0)->imm =
-			    (int32_t)(m->tps - 1);
-		}
+		t->latch = 1;
 	}
-	addresses(m, &t, &ad);
-	prev.db = pa;
+	addresses(m, t, ad);
+}
+
+/* Loop-carried bases: d = s (0: none, the zero register). */
+static void
+smov(Mm *m, int d, int s)
+{
+	add(m, OP_SMOV, d, s ? s : m->mm->zero, 0, 0);
+}
+
+/* The loop's carried state: the counters (trip in set, N set, K set),
+   the trip count, the previous trip's dst base and this trip's bases. */
+typedef struct Carry {
+	Ix c[3];
+	int jr, pa, lb, db, wb;
+} Carry;
+
+/*
+ * Before the loop, in a block of its own (its bundles pass while the
+ * MXUs finish trip 0's last matmuls, so the loop's entry state is no
+ * later than its back edge's): trip 1's counters, and its bases from
+ * its static indices, one add each (the loop's static offsets are the
+ * operands' own).
+ */
+static void
+loop_enter(Mm *m, const Addr *first, const int64_t *ext, Carry *k)
+{
+	Trip t = static_trip(m, 1);
+	Addr s;
+	int i;
+
+	blk(m);
+	k->c[0] = t.i;
+	k->c[1] = t.ng;
+	k->c[2] = t.kg;
+	for (i = 0; i < 3; i++)
+		if (ext[i] > 1) {
+			k->c[i].r = sreg(m);
+			smovi(m, k->c[i].r, k->c[i].c);
+			k->c[i].c = 0;
+		}
+	k->jr = sreg(m);
+	smovi(m, k->jr, 1);
+	k->pa = sreg(m);
+	add(m, OP_SADDI, k->pa, first->db, 0, 0)->imm = (int32_t)first->di;
+	/* the loop loads trip 1's chunk even when its push is guarded off */
+	t.push = m->pushing;
+	if (t.chunk.c > m->npush / m->cpt - 1)
+		t.chunk.c = m->npush / m->cpt - 1;
+	addresses(m, &t, &s);
+	k->lb = sreg(m);
+	add(m, OP_SADDI, k->lb, s.lb, 0, 0)->imm =
+	    (int32_t)(s.li - m->mm->lhs.imm);
+	k->db = sreg(m);
+	add(m, OP_SADDI, k->db, s.db, 0, 0)->imm =
+	    (int32_t)(s.di - m->mm->dst.imm);
+	k->wb = m->pushing ? sreg(m) : 0;
+	if (m->pushing)
+		add(m, OP_SADDI, k->wb, s.wb, 0, 0)->imm =
+		    (int32_t)(s.wi - m->mm->rhs.imm);
+}
+
+/* The loop trip's guards: push (the first npush / cpt trips of a set)
+   and latch (the last trip of a set). */
+static void
+loop_guards(Mm *m, Trip *t)
+{
+	if (m->pushing && m->cpt * m->tps > m->npush) {
+		t->pguard = preg(m);
+		add(m, OP_SCMPILT, t->pguard, t->i.r, 0, 0)->imm =
+		    (int32_t)(m->npush / m->cpt);
+	}
+	if (m->pushing && m->tps > 1) {
+		t->lguard = preg(m);
+		add(m, OP_SCMPIEQ, t->lguard, t->i.r, 0, 0)->imm =
+		    (int32_t)(m->tps - 1);
+	}
+}
+
+/*
+ * Trips 1 .. J-1 as a counted loop.  Each iteration runs on the
+ * counters and bases the one before left in the carried registers;
+ * after its first step it steps a copy of the counters and computes
+ * the next trip's bases into new registers, moved into place at the
+ * end of the body, so the body's loads issue at once.
+ */
+static void
+loop(Mm *m, const Addr *first)
+{
+	int64_t ext[3] = { m->tps, m->ngr, m->kgr }, i, kp = 0;
+	Ix cn[3] = { { 0, 0 }, { 0, 0 }, { 0, 0 } };
+	int top, p = preg(m);
+	Trip t, tn;
+	Addr ad, nad, prev;
+	Carry k;
+	LIns *br;
+
+	loop_enter(m, first, ext, &k);
+	memset(&t, 0, sizeof t);
+	t.i = k.c[0];
+	t.push = t.latch = m->pushing;
+	ad.lb = k.lb;
+	ad.db = k.db;
+	ad.wb = k.wb;
+	ad.li = m->mm->lhs.imm;
+	ad.di = m->mm->dst.imm;
+	ad.wi = m->mm->rhs.imm;
+	prev.db = k.pa;
 	prev.di = 0;
-	trip(m, &t, &ad, &prev);
-	add(m, OP_SADDI, pa, ad.db, 0, 0)->imm = (int32_t)ad.di;
-	odometer(m, c, c, ext, 3);
-	p = preg(m);
-	add(m, OP_SADDI, jr, jr, 0, 0)->imm = 1;
-	add(m, OP_SCMPILT, p, jr, 0, 0)->imm = (int32_t)m->J;
+	top = blk(m);
+	add(m, OP_SADDI, k.jr, k.jr, 0, 0)->imm = 1;
+	add(m, OP_SCMPILT, p, k.jr, 0, 0)->imm = (int32_t)m->J;
+	loop_guards(m, &t);
+	trip_steps(m, &t, &ad, &prev, 0, 1, &kp);
+	odometer(m, k.c, cn, ext, 3);
+	loop_trip(m, cn, ext, &tn, &nad);
+	if (nad.li != ad.li || nad.di != ad.di || nad.wi != ad.wi)
+		bug("vliw: isel_mxu: a loop trip's static offsets differ");
+	trip_steps(m, &t, &ad, &prev, 1, m->U, &kp);
+	add(m, OP_SADDI, k.pa, k.db, 0, 0)->imm = (int32_t)ad.di;
+	for (i = 0; i < 3; i++)
+		if (ext[i] > 1)
+			smov(m, k.c[i].r, cn[i].r);
+	smov(m, k.lb, nad.lb);
+	smov(m, k.db, nad.db);
+	if (m->pushing)
+		smov(m, k.wb, nad.wb);
 	br = add(m, OP_BR, 0, 0, 0, 0);
 	br->guard = p;
 	br->target = top;

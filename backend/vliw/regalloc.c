@@ -508,7 +508,9 @@ clone(const LFunc *f)
 		d->ins.v = arena_alloc(f->arena, sizeof(LIns) *
 		    (size_t)(s->ins.n + 1));
 		d->ins.cap = s->ins.n;
-		memcpy(d->ins.v, s->ins.v, sizeof(LIns) * (size_t)s->ins.n);
+		if (s->ins.n)
+			memcpy(d->ins.v, s->ins.v, sizeof(LIns) *
+			    (size_t)s->ins.n);
 	}
 	return g;
 }

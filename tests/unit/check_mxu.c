@@ -146,12 +146,19 @@ START_TEST(mxu_v4_bf16)
 	    NULL);
 	mm_check(DOT_SRC("m14", "bf16", 16, 512, 128, 128, 512, ""), "v4",
 	    "m14", 16, 512, 128, 0, BF16, 1e-5, NULL);
+	/* looped: two trips a set, two sets along K by two along N (the
+	   loop steps both set counters and carries the bases) */
+	mm_check(DOT_SRC("lk", "bf16", 512, 256, 1024, 1024, 256, ""), "v4",
+	    "lk", 512, 256, 1024, 0, BF16, 1e-5, NULL);
+	mm_check(DOT_SRC("lkt", "bf16", 512, 256, 1024, 256, 1024,
+	    ", trans_b: true"), "v4", "lkt", 512, 256, 1024, 1, BF16, 1e-5,
+	    NULL);
 }
 END_TEST
 
 /* v4, f32: each precision, trans_b, and streams long enough to loop
    (five sets along N; two along K and two along N with two trips a
-   set). */
+   set, or three with guarded pushes). */
 START_TEST(mxu_v4_f32)
 {
 	mm_check(DOT_SRC("hi", "f32", 64, 256, 256, 128 * 2, 256,
@@ -167,6 +174,13 @@ START_TEST(mxu_v4_f32)
 	mm_check(DOT_SRC("k2t", "f32", 256, 256, 1024, 256, 1024,
 	    ", trans_b: true"), "v4", "k2t", 256, 256, 1024, 1, F32DEF, 1e-5,
 	    NULL);
+	/* three trips a set, two of them pushing (guarded pushes, the
+	   last trip's chunk clamped), sets along K and N */
+	mm_check(DOT_SRC("g3", "f32", 384, 256, 1024, 1024, 256, ""), "v4",
+	    "g3", 384, 256, 1024, 0, F32DEF, 1e-5, NULL);
+	mm_check(DOT_SRC("g3t", "f32", 384, 256, 1024, 256, 1024,
+	    ", trans_b: true, precision: high"), "v4", "g3t", 384, 256, 1024,
+	    1, F32, 1e-4, NULL);
 }
 END_TEST
 
