@@ -145,5 +145,18 @@ printf '.preset small\n.entry a.b\n\thalt\n' > "$tmp/dot.s"
 [ $? = 2 ] || bad "--elf-machine=vax: exit 2"
 [ "$fail" = 0 ] && ok
 
+# -S --entry prints one export; an unknown one lists them (exit 1); -o -
+# is standard output
+"$pallasc" --preset small -S --entry matmul_f32_small -o - \
+    "$src/kernels/matmul/matmul.pk" > "$tmp/one.s" &&
+    grep -q '^\.entry matmul_f32_small ' "$tmp/one.s" &&
+    ! grep -q '^\.entry matmul_small ' "$tmp/one.s" && [ ! -e ./- ] ||
+    bad "-S --entry"
+"$pallasc" --preset small -S --entry nope "$src/kernels/matmul/matmul.pk" \
+    > /dev/null 2> "$tmp/err"
+[ $? = 1 ] && grep -q "no export named 'nope' (exports: matmul_small" \
+    "$tmp/err" || bad "-S --entry nope"
+[ "$fail" = 0 ] && ok
+
 echo "objects: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -137,7 +137,7 @@ run_flag(RunOpts *r, Arena *a, int argc, char **argv, int *i)
 int
 run_check_opts(const RunOpts *r)
 {
-	int tables = (r->entry && !r->lower) || r->smem.n ||
+	int tables = (r->entry && !r->lower && !r->select) || r->smem.n ||
 	    r->splash_causal;
 	int any = r->fill || r->file.n || r->save_dir || r->shuffle ||
 	    (tables && !r->plan);
@@ -499,6 +499,21 @@ pick(const RunOpts *r, const CheckedModule *m)
 		    m->exp[i].cname);
 	fputs(m->nexport ? ")\n" : "\n", stderr);
 	return NULL;
+}
+
+int
+run_select(const RunOpts *r, const CheckedModule *m, CheckedModule *out)
+{
+	const CExport *e;
+
+	*out = *m;
+	if (!r->entry)
+		return 0;
+	if (!(e = pick(r, m)))
+		return EXIT_USER;
+	out->exp = (CExport *)e;
+	out->nexport = 1;
+	return 0;
 }
 
 int

@@ -109,7 +109,8 @@ static const char usage_text[] =
 "                             reference) and print the same\n"
 "  --trace FILE               with --run: write the run's Chrome trace\n"
 "  --entry NAME               the export to run (default: the only one),\n"
-"                             or the func --emit=hlo lowers\n"
+"                             the func --emit=hlo lowers, or the export\n"
+"                             --emit=tile, llo or asm prints\n"
 "  --input=KIND               generated inputs: zeros, ones, iota or\n"
 "                             random[:SEED] (default random:0); SMEM tables\n"
 "                             are zeros unless given\n"
@@ -298,6 +299,8 @@ parse_args(Options *o, Arena *a, int argc, char **argv, int *done)
 	if (!o->input)
 		return usage_error("%s", "no input file");
 	o->run.plan = o->emit == EMIT_PIPELINE;
+	o->run.select = o->emit == EMIT_TILE || o->emit == EMIT_LLO ||
+	    o->emit == EMIT_ASM;
 	o->run.lower = o->emit == EMIT_HLO;
 	return run_check_opts(&o->run);
 }
@@ -491,14 +494,15 @@ compile(const Options *o, Diag *d, Arena *a, Strtab *strs, Buf *out)
 		rc = plan_module(&o->run, cm, d, out);
 		goto done;
 	}
-	if (o->emit == EMIT_TILE) {
+	if (o->run.select) {
+		CheckedModule one;
 		TModule *tm;
-		if (mosaic_lower(cm, cm->preset, d, a, &tm) == 0)
+		if ((rc = run_select(&o->run, cm, &one)) != EXIT_OK)
+			goto done;
+		if (o->emit != EMIT_TILE)
+			rc = vliw_text(&one, o->emit == EMIT_ASM, d, a, out);
+		else if (mosaic_lower(&one, cm->preset, d, a, &tm) == 0)
 			tile_print_module(out, tm);
-		goto done;
-	}
-	if (o->emit == EMIT_LLO || o->emit == EMIT_ASM) {
-		rc = vliw_text(cm, o->emit == EMIT_ASM, d, a, out);
 		goto done;
 	}
 	if (o->emit == EMIT_SYNTAX)

@@ -25,6 +25,8 @@ typedef struct RunOpts {
 	int plan;		/* --emit=pipeline: takes --entry, --smem and
 				   --splash-causal without --run */
 	int lower;		/* --emit=hlo: takes --entry without --run */
+	int select;		/* --emit=tile, llo, asm: --entry picks the
+				   export to print */
 } RunOpts;
 
 /*
@@ -44,6 +46,13 @@ int run_check_opts(const RunOpts *r);
  */
 int run_module(const RunOpts *r, const CheckedModule *m, Diag *d,
     Buf *out);
+
+/*
+ * m with only the export --entry names (all of m without --entry) in
+ * *out, for the printing levels.  0, or EXIT_USER after a message that
+ * lists the exports.
+ */
+int run_select(const RunOpts *r, const CheckedModule *m, CheckedModule *out);
 
 /*
  * pallasc-sim.c: compiles export 'name' of m (a kernel) alone, runs it on
