@@ -207,3 +207,15 @@ vt_check(const char *src, const char *preset, const char *entry,
 	free(bufs);
 	vt_free(&u);
 }
+
+int
+vt_run_suite(Suite *s)
+{
+	SRunner *r = srunner_create(s);
+	int nf;
+
+	srunner_run_all(r, CK_NORMAL);
+	nf = srunner_ntests_failed(r);
+	srunner_free(r);
+	return nf ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -8,6 +8,7 @@
 #ifndef PALLAS_VLIWTEST_H
 #define PALLAS_VLIWTEST_H
 
+#include <check.h>
 #include <stdint.h>
 
 #include "dsl/dsl.h"
@@ -67,5 +68,8 @@ typedef struct VtResult {
  */
 void vt_check(const char *src, const char *preset, const char *entry,
     const VtOpts *o, VtResult *res);
+
+/* Runs every test of s: EXIT_SUCCESS, or EXIT_FAILURE if one failed. */
+int vt_run_suite(Suite *s);
 
 #endif
