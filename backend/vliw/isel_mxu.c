@@ -12,7 +12,10 @@
  *           every MXU of the set (each LHS vreg is loaded once and feeds
  *           b MXUs); its results are popped, summed over ka in the VPU
  *           and added into dst once (vld, vadd.f32, vst; or only vst when
- *           dst is not accumulated and K fits one set).
+ *           dst is not accumulated and K fits one set).  A matmul that
+ *           does not accumulate and spans several K groups is lowered
+ *           as two: the first K group storing directly, the rest adding
+ *           (split_k), so dst is never zeroed first.
  * Pipeline: steps run in "trips" of U row groups (U divides the row
  *           groups; U times a matmul's FIFO entries fit the result FIFO);
  *           a set is tps trips, and the trips of all sets form one
@@ -21,7 +24,7 @@
  *           trip, long enough to cover the matmul latency), while it
  *           pushes a chunk of the next set's weights into the MXUs'
  *           staging buffers (double-buffered); the last trip of a set
- *           latches them.  Prologue: zero dst if needed, push and latch
+ *           latches them.  Prologue: push and latch
  *           set 0, trip 0 (matmuls only).  Steady state: trips 1 .. J-1
  *           as one counted loop (set and trip indices kept in scalar
  *           registers, wrapped with ssel; the latch is guarded by "last
@@ -156,39 +159,6 @@ vst(Mm *m, int v, int base, int64_t imm)
 	in->imm = (int32_t)imm;
 	in->x = (uint16_t)(((1u << m->S) - 1) | 1u << 8);
 	return in;
-}
-
-/* dst = 0, row tile by row tile (a counted loop when long). */
-static void
-zero_dst(Mm *m)
-{
-	const VliwMMOpnd *d = &m->mm->dst;
-	int z = vreg(m), b, iv = 0, p, top = 0;
-	int64_t j, n = d->rows / m->S, imm;
-	LIns *br;
-
-	add(m, OP_VBCASTI, z, 0, 0, 0)->imm = 0;
-	if (n > 4) {
-		iv = sreg(m);
-		smovi(m, iv, 0);
-		top = blk(m);
-	}
-	for (j = 0; j < (iv ? 1 : n); j++) {
-		int64_t c;
-		imm = d->imm;
-		b = at(m, d->base, iv ? (Ix){ iv, 0 } : cix(j), d->rstride, &imm);
-		for (c = 0; c < d->cols / m->L; c++)
-			vst(m, z, b, imm + c * d->cstride);
-	}
-	if (!iv)
-		return;
-	p = preg(m);
-	add(m, OP_SADDI, iv, iv, 0, 0)->imm = 1;
-	add(m, OP_SCMPILT, p, iv, 0, 0)->imm = (int32_t)n;
-	br = add(m, OP_BR, 0, 0, 0, 0);
-	br->guard = p;
-	br->target = top;
-	blk(m);
 }
 
 /* ------------------------------------------------------------ trips */
@@ -744,6 +714,39 @@ plan(Mm *m)
 	m->direct = !mm->accumulate && m->kgr == 1;
 }
 
+/*
+ * A matmul that does not accumulate and spans several K groups: its
+ * first k1 columns of K as one matmul that stores its sums directly (one
+ * K group), the rest as one that adds into them.  Cheaper than zeroing
+ * dst first: that pass costs a store per dst vreg on the one store slot,
+ * the second stream only its pipeline fill.
+ */
+static const char *
+split_k(LFunc *f, int *cur, const VliwMM *mm, int64_t k1)
+{
+	VliwMM a = *mm, b = *mm;
+	const MachPreset *mp = f->mp;
+	int64_t rt = k1 / (mp->sublanes * mm->rhs.pack), ct = k1 / mp->lanes;
+	const char *why;
+
+	a.lhs.cols = k1;
+	b.lhs.cols = mm->lhs.cols - k1;
+	b.lhs.imm += ct * mm->lhs.cstride;
+	if (mm->trans_b) {		/* rhs [N, K]: K is its columns */
+		a.rhs.cols = k1;
+		b.rhs.cols = mm->rhs.cols - k1;
+		b.rhs.imm += ct * mm->rhs.cstride;
+	} else {
+		a.rhs.rows = k1;
+		b.rhs.rows = mm->rhs.rows - k1;
+		b.rhs.imm += rt * mm->rhs.rstride;
+	}
+	b.accumulate = 1;
+	if ((why = vliw_isel_matmul(f, cur, &a)) != NULL)
+		return why;
+	return vliw_isel_matmul(f, cur, &b);
+}
+
 const char *
 vliw_isel_matmul(LFunc *f, int *cur, const VliwMM *mm)
 {
@@ -765,8 +768,8 @@ vliw_isel_matmul(LFunc *f, int *cur, const VliwMM *mm)
 	if ((why = check(&m)) != NULL)
 		return why;
 	plan(&m);
-	if (!mm->accumulate && !m.direct)
-		zero_dst(&m);
+	if (!mm->accumulate && m.kgr > 1)
+		return split_k(f, cur, mm, m.a * m.D);
 	stream(&m);
 	*cur = m.cur;
 	return NULL;

@@ -630,6 +630,43 @@ START_TEST(e2e_scalar_division)
 }
 END_TEST
 
+/* A matmul that stores (does not accumulate) over several K groups is
+   split: the first group stores its sums, the rest add to them (no
+   zeroing pass); plain and trans_b, a resident output summed over a
+   grid axis, f32 and bf16, on both presets (v4: K groups of 512). */
+START_TEST(e2e_matmul_store_split_k)
+{
+	static const char src[] =
+	    "#ifdef __PK_PRESET_SMALL__\n"
+	    "#define K1 64\n#define N1 32\n#define K2 48\n#define N2 16\n"
+	    "#else\n"
+	    "#define K1 1024\n#define N1 256\n#define K2 384\n#define N2 128\n"
+	    "#endif\n"
+	    "kernel st(x: bf16[64, K1], y: bf16[K1, N1], out z: f32[64, N1])\n"
+	    "{ z[...] = dot(x[...], y[...]); }\n"
+	    "kernel sttb(x: f32[32, K2], y: f32[N2, K2], out z: f32[32, N2])\n"
+	    "{ z[...] = dot(x[...], y[...], trans_b, precision: highest); }\n"
+	    "kernel res(x: bf16[64, 2 * K1], y: bf16[2 * K1, N2],\n"
+	    "    out z: f32[64, N2])\n"
+	    "grid (k: 2)\n"
+	    "semantics (arbitrary)\n"
+	    "blocks { x: [64, K1] at (0, k); y: [K1, N2] at (k, 0);\n"
+	    "         z: [64, N2] at (0, 0); }\n"
+	    "{ when (k == 0) { z[...] = dot(x[...], y[...]); }\n"
+	    "  else { z[...] += dot(x[...], y[...]); } }\n"
+	    "export st; export sttb; export res;\n";
+	static const char *const e[] = { "st", "sttb", "res" };
+	/* f32 sums of up to 2048 products, in another order than the
+	   interpreter's: about 1e-5 of the result's magnitude */
+	VtOpts o = { .tol = 5e-5, .seed = 2 };
+	size_t k, i;
+
+	for (k = 0; k < countof(presets); k++)
+		for (i = 0; i < countof(e); i++)
+			vt_check(src, presets[k], e[i], &o, NULL);
+}
+END_TEST
+
 START_TEST(e2e_unsupported_is_reported)
 {
 	VtUnit f;
@@ -892,6 +929,7 @@ suite(void)
 	tcase_add_test(t, e2e_matmul_reduction_grid);
 	tcase_add_test(t, e2e_matmul_bf16);
 	tcase_add_test(t, e2e_matmul_pk_small);
+	tcase_add_test(t, e2e_matmul_store_split_k);
 	suite_add_tcase(s, t);
 	return s;
 }
