@@ -13,9 +13,10 @@
  *           b MXUs); its results are popped, summed over ka in the VPU
  *           and added into dst once (vld, vadd.f32, vst; or only vst when
  *           dst is not accumulated and K fits one set).  A matmul that
- *           does not accumulate and spans several K groups is lowered
- *           as two: the first K group storing directly, the rest adding
- *           (split_k), so dst is never zeroed first.
+ *           does not accumulate and spans several K groups stores the
+ *           first group's sums and adds the others' (in the loop: dst
+ *           loads guarded off, their registers zero, for the trips of
+ *           the first group), so dst is never zeroed first.
  * Pipeline: steps run in "trips" of U row groups (U divides the row
  *           groups; U times a matmul's FIFO entries fit the result FIFO);
  *           a set is tps trips, and the trips of all sets form one
@@ -67,6 +68,9 @@ typedef struct Mm {
 	int64_t npush, cpt;	/* pushes a tile and a trip, per MXU */
 	int pushing;		/* trips push the next set (more than one) */
 	int direct;		/* pops stored, not added into dst */
+	int first;		/* not accumulating over several K groups:
+				   the first group's pops are stored, the
+				   others' added */
 } Mm;
 
 static LIns *
@@ -179,6 +183,9 @@ typedef struct Trip {
 typedef struct Addr {
 	int lb, db, wb;
 	int64_t li, di, wi;
+	/* how this trip's pops reach dst: 0 added, 1 stored, 2 stored when
+	   predicate dpred holds (the loop: a trip of the first K group) */
+	int dmode, dpred;
 } Addr;
 
 static void
@@ -189,6 +196,8 @@ addresses(Mm *m, const Trip *t, Addr *ad)
 	int tr = mm->trans_b;
 	int64_t rt = m->D / (m->S * m->pk);
 
+	ad->dmode = m->direct || (m->first && !t->kg.r && t->kg.c == 0);
+	ad->dpred = 0;
 	ad->li = mm->lhs.imm;
 	ad->lb = at(m, mm->lhs.base, t->i, m->U * mm->lhs.rstride, &ad->li);
 	ad->lb = at(m, ad->lb, t->kg, m->a * m->q * mm->lhs.cstride, &ad->li);
@@ -271,8 +280,11 @@ sum(Mm *m, int *p, int64_t n)
 /* The dst vregs of step u (at db + di) in the order of the pops'
    sums: their offsets, and (unless stored directly) their loads. */
 static void
-dload(Mm *m, int db, int64_t di, int64_t u, int64_t *off, int *w)
+dload(Mm *m, const Addr *pa, int64_t u, int64_t *off, int *w)
 {
+	int db = pa->db;
+	int64_t di = pa->di;
+	LIns *in;
 	const VliwMMOpnd *d = &m->mm->dst;
 	int64_t j, h, cb, k, n = m->pk * m->q * m->b;
 
@@ -282,9 +294,15 @@ dload(Mm *m, int db, int64_t di, int64_t u, int64_t *off, int *w)
 		cb = k % m->q;
 		off[k] = di + (u * m->pk + h) * d->rstride +
 		    (j * m->q + cb) * d->cstride;
-		if (!m->direct) {
-			w[k] = vreg(m);
-			vld(m, w[k], db, off[k]);
+		if (pa->dmode == 1)
+			continue;
+		w[k] = vreg(m);
+		if (pa->dmode == 2)	/* 0 + sum when stored */
+			add(m, OP_VBCASTI, w[k], 0, 0, 0)->imm = 0;
+		in = vld(m, w[k], db, off[k]);
+		if (pa->dmode == 2) {
+			in->guard = pa->dpred;
+			in->gneg = 1;
 		}
 	}
 }
@@ -292,15 +310,16 @@ dload(Mm *m, int db, int64_t di, int64_t u, int64_t *off, int *w)
 /* The popped results summed over ka, added into the loaded dst vregs w
    (or stored directly). */
 static void
-accumulate(Mm *m, Pops *p, int db, const int64_t *off, const int *w)
+accumulate(Mm *m, Pops *p, const Addr *pa, const int64_t *off, const int *w)
 {
+	int db = pa->db;
 	int s[2 * 16 * 16], t;
 	int64_t k, n = m->pk * m->q * m->b;
 
 	for (k = 0; k < n; k++)
 		s[k] = sum(m, p->r + k * m->a, m->a);
 	for (k = 0; k < n; k++) {
-		if (m->direct) {
+		if (pa->dmode == 1) {
 			vst(m, s[k], db, off[k]);
 			continue;
 		}
@@ -342,7 +361,7 @@ step(Mm *m, const Trip *t, const Addr *ad, const Addr *prev, int64_t u,
 	for (k = k0; k < k1 && k - k0 < nw; k++)
 		push(m, wv[k - k0], k % n, t->pguard);
 	if (prev)
-		dload(m, prev->db, prev->di, u, off, w);
+		dload(m, prev, u, off, w);
 	for (ka = 0; ka < m->a; ka++)
 		for (qb = 0; qb < m->q; qb++) {
 			fl = (unsigned)mm->prec << MACH_MM_PREC_SHIFT |
@@ -357,7 +376,7 @@ step(Mm *m, const Trip *t, const Addr *ad, const Addr *prev, int64_t u,
 				    (uint16_t)fl;
 		}
 	if (prev)
-		accumulate(m, &p, prev->db, off, w);
+		accumulate(m, &p, prev, off, w);
 }
 
 /* The pops of step u of the last trip (dst at ad). */
@@ -372,8 +391,8 @@ drain(Mm *m, const Addr *ad, int64_t u)
 	p.n = (int)(m->a * m->b * m->pk * m->q);
 	p.next = 0;
 	pop_some(m, &p, p.n);
-	dload(m, ad->db, ad->di, u, off, w);
-	accumulate(m, &p, ad->db, off, w);
+	dload(m, ad, u, off, w);
+	accumulate(m, &p, ad, off, w);
 }
 
 /*
@@ -590,7 +609,15 @@ loop(Mm *m, const Addr *first)
 	ad.wi = m->mm->rhs.imm;
 	prev.db = k.pa;
 	prev.di = 0;
+	prev.dmode = m->direct;
+	prev.dpred = 0;
 	top = blk(m);
+	if (m->first) {		/* trip jr - 1 is of the first K group */
+		prev.dmode = 2;
+		prev.dpred = preg(m);
+		add(m, OP_SCMPILE, prev.dpred, k.jr, 0, 0)->imm =
+		    (int32_t)(m->ngr * m->tps);
+	}
 	add(m, OP_SADDI, k.jr, k.jr, 0, 0)->imm = 1;
 	add(m, OP_SCMPILT, p, k.jr, 0, 0)->imm = (int32_t)m->J;
 	loop_guards(m, &t);
@@ -712,39 +739,7 @@ plan(Mm *m)
 		if (m->npush % m->cpt == 0 && m->cpt * m->tps >= m->npush)
 			break;
 	m->direct = !mm->accumulate && m->kgr == 1;
-}
-
-/*
- * A matmul that does not accumulate and spans several K groups: its
- * first k1 columns of K as one matmul that stores its sums directly (one
- * K group), the rest as one that adds into them.  Cheaper than zeroing
- * dst first: that pass costs a store per dst vreg on the one store slot,
- * the second stream only its pipeline fill.
- */
-static const char *
-split_k(LFunc *f, int *cur, const VliwMM *mm, int64_t k1)
-{
-	VliwMM a = *mm, b = *mm;
-	const MachPreset *mp = f->mp;
-	int64_t rt = k1 / (mp->sublanes * mm->rhs.pack), ct = k1 / mp->lanes;
-	const char *why;
-
-	a.lhs.cols = k1;
-	b.lhs.cols = mm->lhs.cols - k1;
-	b.lhs.imm += ct * mm->lhs.cstride;
-	if (mm->trans_b) {		/* rhs [N, K]: K is its columns */
-		a.rhs.cols = k1;
-		b.rhs.cols = mm->rhs.cols - k1;
-		b.rhs.imm += ct * mm->rhs.cstride;
-	} else {
-		a.rhs.rows = k1;
-		b.rhs.rows = mm->rhs.rows - k1;
-		b.rhs.imm += rt * mm->rhs.rstride;
-	}
-	b.accumulate = 1;
-	if ((why = vliw_isel_matmul(f, cur, &a)) != NULL)
-		return why;
-	return vliw_isel_matmul(f, cur, &b);
+	m->first = !mm->accumulate && m->kgr > 1;
 }
 
 const char *
@@ -768,8 +763,6 @@ vliw_isel_matmul(LFunc *f, int *cur, const VliwMM *mm)
 	if ((why = check(&m)) != NULL)
 		return why;
 	plan(&m);
-	if (!mm->accumulate && m.kgr > 1)
-		return split_k(f, cur, mm, m.a * m.D);
 	stream(&m);
 	*cur = m.cur;
 	return NULL;
