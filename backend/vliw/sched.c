@@ -44,8 +44,8 @@
  *           in layout order and then again until no entry's pending set
  *           grows (monotone, bounded by the longest latency); after
  *           MAXROUND rounds the function falls back to draining every
- *           block, which needs no entry state.  The branch bubble is not
- *           counted as elapsed time, so the rule errs on the safe side.
+ *           block, which needs no entry state.  A taken branch's bubble
+ *           (the branch latency) counts as elapsed time on its edge.
  * Method:   list scheduling, cycle by cycle.  Priority is the longest
  *           latency path to the end of the block; ties go to the earlier
  *           op, so the output is deterministic.  vliw_sched_serial
@@ -783,17 +783,20 @@ fifo_counts(Fn *F)
 	}
 }
 
-/* Raises entry[s] to what b leaves in flight; 1 if it grew. */
+/* Raises entry[s] to what b leaves in flight, less the cycles of the
+   taken branch's bubble on that edge; 1 if it grew. */
 static int
-merge(Fn *F, int b, int s)
+merge(Fn *F, int b, int s, int bubble)
 {
-	int r, grew = 0;
+	int r, grew = 0, l;
 
-	for (r = 0; r < F->nslot; r++)
-		if (F->entry[s][r] < F->leave[b][r]) {
-			F->entry[s][r] = F->leave[b][r];
+	for (r = 0; r < F->nslot; r++) {
+		l = F->leave[b][r] - bubble;
+		if (F->entry[s][r] < l) {
+			F->entry[s][r] = l;
 			grew = 1;
 		}
+	}
 	return grew;
 }
 
@@ -812,8 +815,10 @@ sched_pass(Fn *F, int mode)
 		block(F->f, bk, F->base, mode, F->entry[b], F->leave[b],
 		    F->mcnt[b]);
 		ns = succs(F->f, b, s);
-		for (k = 0; k < ns; k++)
-			grew |= merge(F, b, s[k]);
+		for (k = 0; k < ns; k++)	/* s[0]: a br's target */
+			grew |= merge(F, b, s[k], k == 0 && bk->ins.n &&
+			    bk->ins.v[bk->ins.n - 1].op == OP_BR ?
+			    F->f->mp->lat[LAT_BRANCH] : 0);
 	}
 	return grew;
 }
