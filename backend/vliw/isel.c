@@ -434,6 +434,86 @@ region_id(Isel *I, const char *name)
 
 /* ------------------------------------------------------------ ops */
 
+/* a op b on i32 (or 0/1 bools) constants, wrapping as the machine;
+   0 if it cannot be folded. */
+static int
+fold2(TOpKind k, TCmp c, int64_t a, int64_t b, int64_t *r)
+{
+	uint32_t ua = (uint32_t)a, ub = (uint32_t)b;
+	int32_t x = (int32_t)a, y = (int32_t)b;
+
+	switch (k) {
+	case TOP_ADD: *r = (int32_t)(ua + ub); return 1;
+	case TOP_SUB: *r = (int32_t)(ua - ub); return 1;
+	case TOP_MUL: *r = (int32_t)(ua * ub); return 1;
+	case TOP_AND: *r = x & y; return 1;
+	case TOP_OR: *r = x | y; return 1;
+	case TOP_XOR: *r = x ^ y; return 1;
+	case TOP_MAX: *r = x > y ? x : y; return 1;
+	case TOP_MIN: *r = x < y ? x : y; return 1;
+	case TOP_CMP:
+		switch (c) {
+		case TC_LT: *r = x < y; return 1;
+		case TC_LE: *r = x <= y; return 1;
+		case TC_GT: *r = x > y; return 1;
+		case TC_GE: *r = x >= y; return 1;
+		case TC_EQ: *r = x == y; return 1;
+		case TC_NE: *r = x != y; return 1;
+		default: return 0;
+		}
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Folds a scalar op whose operands are constants, and bool and/or/select
+ * with one constant operand (the grid pipeline's conditions often are
+ * "true and x"): *out becomes a constant or another value, no code.
+ * Returns 1 when folded.
+ */
+static int
+fold(Isel *I, const TOp *o, Val *out)
+{
+	int64_t a, b, r;
+	int ka = o->narg > 0 && isel_cst(I, o->arg[0], &a);
+	int kb = o->narg > 1 && isel_cst(I, o->arg[1], &b);
+	DType t = tv(I, o->res[0])->dtype;
+
+	if (t != DT_I32 && t != DT_BOOL)
+		return 0;
+	if (o->op == TOP_SELECT && ka) {
+		*out = I->val[o->arg[a ? 1 : 2]];
+		return 1;
+	}
+	if (o->narg == 2 && ka && kb && fold2(o->op, o->u.cmp, a, b, &r)) {
+		out->isconst = 1;
+		out->ci = r;
+		return 1;
+	}
+	if (o->narg == 1 && ka && (o->op == TOP_NOT || o->op == TOP_NEG)) {
+		out->isconst = 1;
+		out->ci = o->op == TOP_NEG ? (int32_t)(0u - (uint32_t)a) :
+		    t == DT_BOOL ? !a : ~(int32_t)a;
+		return 1;
+	}
+	if (t != DT_BOOL || o->narg != 2 || ka == kb ||
+	    (o->op != TOP_AND && o->op != TOP_OR))
+		return 0;
+	if (ka) {		/* the constant second */
+		b = a;
+		a = 1;
+	}
+	if ((o->op == TOP_AND) == (b != 0))	/* true and x, false or x */
+		*out = I->val[o->arg[kb ? 0 : 1]];
+	else {
+		out->isconst = 1;
+		out->ci = o->op == TOP_OR;
+	}
+	(void)a;
+	return 1;
+}
+
 static void
 scalar_or_vector(Isel *I, const TOp *o)
 {
@@ -444,6 +524,8 @@ scalar_or_vector(Isel *I, const TOp *o)
 		isel_vector_op(I, o, out);
 		return;
 	}
+	if (fold(I, o, out))
+		return;
 	if ((r = scalar_op(I, o)) >= 0)
 		out->r = r;
 }

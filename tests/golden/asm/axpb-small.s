@@ -1,5 +1,5 @@
 # axpb64: VMEM 16384 of 262144 bytes; SMEM 448 of 4096 bytes
-# 186 bundles, 335 ops
+# 177 bundles, 315 ops
 .preset small
 .region axpb64
 .entry axpb64 pc=L0
@@ -67,14 +67,13 @@ L0:
 	sst s3, [s0 + 152] ; smovi s2, -2147483648
 	sst s1, [s0 + 156] ; smovi s3, 0
 	sst s2, [s0 + 160] ; smovi s1, 0
-	smuli s2, s3, 8 ; smuli s4, s1, 128
-	smuli s1, s4, 4 ; smuli s3, s2, 512
-	sadd s2, s1, s3 ; sld s4, [s0]
-	sld s1, [s0 + 4] ; smovi s3, 0
-	sadd s5, s4, s2 ; smovi s6, 0
-	sst s1, [s0 + 196] ; saddi s2, s5, 0
-	sst s2, [s0 + 192] ; scmpi.eq p1, s6, 0
-	sst s3, [s0 + 200] ; scmpi.eq p2, s6, 1
+	smuli s2, s1, 4 ; smuli s4, s3, 512
+	sadd s1, s2, s4 ; sld s3, [s0]
+	sld s2, [s0 + 4] ; smovi s4, 0
+	sadd s5, s3, s1 ; smovi s6, 0
+	sst s2, [s0 + 196] ; saddi s1, s5, 0
+	sst s1, [s0 + 192] ; scmpi.eq p1, s6, 0
+	sst s4, [s0 + 200] ; scmpi.eq p2, s6, 1
 	smovi s1, 0 ; smovi s2, 0 ; (p1) dma.start f0, [s0 + 192]
 	smovi s3, 0 ; smovi s4, -2147483648 ; (p2) dma.start f1, [s0 + 192]
 	sst s1, [s0 + 164] ; smovi s5, -2147483648
@@ -82,76 +81,68 @@ L0:
 	sst s3, [s0 + 172] ; smov s2, s1
 	sst s4, [s0 + 176]
 	sst s5, [s0 + 180]
-L74:
+L73:
 	saddi s1, s2, 1 ; smovi s3, 0
-	ssel s4, p0, s1, s2 ; sld s5, [s0 + 156]
-	scmpi.eq p1, s4, 8 ; pnot p2, p0
-	ssel s1, p1, s3, s4 ; smovi s6, 0
-	scmp.ne p3, s2, s1 ; sld s3, [s0 + 176]
-	pand p4, p0, p1 ; sld s4, [s0 + 160]
-	por p1, p2, p3 ; scmpi.ne p5, s6, 0
-	sld s6, [s0 + 180] ; scmp.ne p2, s2, s1
-	pnot p3, p0 ; smovi s7, 0
-	pnot p6, p4 ; scmp.ne p7, s2, s5
-	pnot p4, p0 ; por p8, p1, p5
-	scmp.ne p1, s2, s3 ; pnot p5, p0
-	por p9, p3, p2 ; scmpi.ne p10, s7, 0
-	scmpi.eq p2, s2, 0 ; sld s3, [s0 + 144]
-	por p3, p4, p7 ; scmpi.ne p11, s4, 0
-	pand p4, p6, p8 ; sld s4, [s0 + 164]
-	por p7, p5, p1 ; scmpi.ne p8, s6, 0
-	pand p1, p0, p2 ; por p5, p9, p10
-	por p1, p3, p11 ; por p2, p7, p8
-	pand p2, p6, p5 ; (!p4) br L106
-	smuli s5, s1, 8 ; smovi s6, 0
-	smuli s1, s6, 128 ; smuli s7, s5, 512
-	smuli s5, s1, 4 ; sld s6, [s0]
-	smovi s1, 1 ; sadd s8, s5, s7
-	ssub s5, s1, s3 ; sld s7, [s0 + 4]
-	smovi s1, 1 ; sadd s9, s6, s8
-	smuli s6, s5, 4096 ; sst s7, [s0 + 260]
-	ssub s5, s1, s3 ; saddi s7, s9, 0
-	sst s7, [s0 + 256] ; saddi s1, s6, 0
-	sst s1, [s0 + 264] ; scmpi.eq p3, s5, 0
-	scmpi.eq p5, s5, 1 ; (p3) dma.start f0, [s0 + 256]
-	(p5) dma.start f1, [s0 + 256]
-L106:
+	scmpi.eq p1, s1, 8 ; sld s4, [s0 + 156]
+	ssel s5, p1, s3, s1 ; sld s6, [s0 + 160]
+	sld s1, [s0 + 176] ; sld s3, [s0 + 180]
+	pnot p2, p1 ; scmp.ne p3, s2, s5
+	sld s7, [s0 + 144] ; scmp.ne p1, s2, s4
+	scmpi.ne p4, s6, 0 ; pand p5, p2, p3
+	sld s4, [s0 + 164] ; scmp.ne p3, s2, s1
+	scmpi.ne p6, s3, 0 ; scmp.ne p7, s2, s5
+	scmpi.eq p8, s2, 0 ; por p9, p1, p4
+	por p1, p3, p6 ; pand p4, p2, p7
+	(!p5) br L97
+	smuli s1, s5, 8 ; smovi s3, 0
+	smuli s5, s3, 4 ; smuli s6, s1, 512
+	smovi s1, 1 ; sld s3, [s0]
+	sadd s8, s5, s6 ; sld s9, [s0 + 4]
+	ssub s5, s1, s7 ; sadd s6, s3, s8
+	smovi s1, 1 ; smuli s3, s5, 4096
+	sst s9, [s0 + 260] ; saddi s5, s6, 0
+	ssub s6, s1, s7 ; sst s5, [s0 + 256]
+	saddi s1, s3, 0 ; scmpi.eq p1, s6, 0
+	sst s1, [s0 + 264] ; scmpi.eq p3, s6, 1
+	(p1) dma.start f0, [s0 + 256]
+	(p3) dma.start f1, [s0 + 256]
+L97:
 	sld s1, [s0 + 172]
 	nop
-	scmpi.ne p3, s1, 0
-	(!p3) br L123
-	sld s1, [s0 + 176] ; sld s5, [s0 + 180]
-	sld s6, [s0 + 164] ; smovi s7, 1
-	smuli s8, s1, 8 ; smuli s9, s5, 128
-	ssub s1, s7, s6 ; smuli s5, s9, 4
-	smuli s6, s1, 4096 ; smuli s7, s8, 512
-	sadd s8, s5, s7 ; sld s9, [s0 + 8]
-	sld s5, [s0 + 12] ; saddi s7, s6, 8192
-	sadd s6, s9, s8 ; sst s7, [s0 + 320]
-	sst s5, [s0 + 332] ; saddi s7, s6, 0
-	sst s7, [s0 + 328] ; scmpi.eq p3, s1, 0
-	scmpi.eq p5, s1, 1 ; smovi s5, 0 ; (p3) dma.start f2, [s0 + 320]
-	(p5) dma.start f3, [s0 + 320]
-	sst s5, [s0 + 172]
-L123:
-	(!p1) br L127
-	scmpi.eq p1, s3, 0 ; scmpi.eq p3, s3, 1
+	scmpi.ne p1, s1, 0
+	(!p1) br L114
+	sld s1, [s0 + 176] ; sld s3, [s0 + 180]
+	sld s5, [s0 + 164] ; smovi s6, 1
+	smuli s8, s1, 8 ; smuli s9, s3, 128
+	ssub s1, s6, s5 ; smuli s3, s9, 4
+	smuli s5, s1, 4096 ; smuli s6, s8, 512
+	sadd s8, s3, s6 ; sld s9, [s0 + 8]
+	sld s3, [s0 + 12] ; saddi s6, s5, 8192
+	sadd s5, s9, s8 ; sst s6, [s0 + 320]
+	sst s3, [s0 + 332] ; saddi s6, s5, 0
+	sst s6, [s0 + 328] ; scmpi.eq p1, s1, 0
+	scmpi.eq p3, s1, 1 ; smovi s3, 0 ; (p1) dma.start f2, [s0 + 320]
+	(p3) dma.start f3, [s0 + 320]
+	sst s3, [s0 + 172]
+L114:
+	(!p9) br L118
+	scmpi.eq p1, s7, 0 ; scmpi.eq p3, s7, 1
 	(p1) sync.take f0, 1
 	(p3) sync.take f1, 1
-L127:
+L118:
 	.loc "examples/axpb.pk" 15 5 region=axpb64
 	smovi s1, 0
 	.loc "examples/axpb.pk" 15 5 region=axpb64
-	smov s5, s1
-L129:
+	smov s3, s1
+L120:
 	.loc "examples/axpb.pk" 15 5 region=axpb64
-	smuli s1, s3, 4096 ; smuli s6, s5, 32 ; vbcasti v0, 2.0f ; vbcasti v1, 1.0f
+	smuli s1, s7, 4096 ; smuli s5, s3, 32 ; vbcasti v0, 2.0f ; vbcasti v1, 1.0f
 	.loc "examples/axpb.pk" 15 5 region=axpb64
-	sadd s7, s1, s6 ; smuli s8, s4, 4096
+	sadd s6, s1, s5 ; smuli s8, s4, 4096
 	.loc "examples/axpb.pk" 15 5 region=axpb64
-	smuli s1, s5, 32 ; saddi s5, s5, 32 ; vld v2, [s7]
+	smuli s1, s3, 32 ; saddi s3, s3, 32 ; vld v2, [s6]
 	.loc "examples/axpb.pk" 15 5 region=axpb64
-	sadd s6, s8, s1 ; scmpi.lt p1, s5, 128 ; vld v3, [s7 + 512]
+	sadd s5, s8, s1 ; scmpi.lt p1, s3, 128 ; vld v3, [s6 + 512]
 	.loc "examples/axpb.pk" 15 5 region=axpb64
 	vmul.f32 v4, v2, v0
 	.loc "examples/axpb.pk" 15 5 region=axpb64
@@ -161,39 +152,39 @@ L129:
 	.loc "examples/axpb.pk" 15 5 region=axpb64
 	vadd.f32 v3, v2, v1
 	.loc "examples/axpb.pk" 15 5 region=axpb64
-	vst v0, [s6 + 8192]
+	vst v0, [s5 + 8192]
 	.loc "examples/axpb.pk" 15 5 region=axpb64
-	(p1) br L129 ; vst v3, [s6 + 8704]
+	(p1) br L120 ; vst v3, [s5 + 8704]
 	.loc "" 0 0 region=axpb64
-	pnot p1, p6
-	por p3, p1, p2
-	(!p3) br L153
-	smovi s1, 1 ; sld s5, [s0 + 168]
-	ssub s6, s1, s4
-	scmpi.ne p1, s5, 0
-	(!p1) br L149
-	scmpi.eq p1, s6, 0 ; scmpi.eq p2, s6, 1
+	pnot p1, p2
+	por p2, p1, p4
+	(!p2) br L144
+	smovi s1, 1 ; sld s3, [s0 + 168]
+	ssub s5, s1, s4
+	scmpi.ne p1, s3, 0
+	(!p1) br L140
+	scmpi.eq p1, s5, 0 ; scmpi.eq p2, s5, 1
 	(p1) sync.take f2, 1
 	(p2) sync.take f3, 1
-L149:
-	smovi s1, 1 ; smovi s4, 1
+L140:
+	smovi s1, 1 ; smovi s3, 1
 	sst s1, [s0 + 168]
-	sst s6, [s0 + 164]
-	sst s4, [s0 + 172]
-L153:
+	sst s5, [s0 + 164]
+	sst s3, [s0 + 172]
+L144:
 	sst s2, [s0 + 156] ; smovi s1, 0
-	sst s1, [s0 + 160] ; (!p4) br L158
+	sst s1, [s0 + 160] ; (!p5) br L149
 	smovi s1, 1
-	ssub s4, s1, s3
-	sst s4, [s0 + 144]
-L158:
+	ssub s3, s1, s7
+	sst s3, [s0 + 144]
+L149:
 	sst s2, [s0 + 176] ; saddi s2, s2, 1
 	smovi s1, 0 ; scmpi.lt p1, s2, 8
-	sst s1, [s0 + 180] ; (p1) br L74
+	sst s1, [s0 + 180] ; (p1) br L73
 	sld s1, [s0 + 172]
 	nop
 	scmpi.ne p1, s1, 0
-	(!p1) br L178
+	(!p1) br L169
 	sld s1, [s0 + 176] ; sld s2, [s0 + 180]
 	sld s3, [s0 + 164] ; smovi s4, 1
 	smuli s5, s1, 8 ; smuli s6, s2, 128
@@ -207,13 +198,13 @@ L158:
 	scmpi.eq p2, s1, 1 ; smovi s2, 0 ; (p1) dma.start f2, [s0 + 384]
 	(p2) dma.start f3, [s0 + 384]
 	sst s2, [s0 + 172]
-L178:
+L169:
 	sld s1, [s0 + 164] ; sld s2, [s0 + 168]
 	smovi s0, 1
 	ssub s3, s0, s1 ; scmpi.ne p1, s2, 0
-	(!p1) br L185
+	(!p1) br L176
 	scmpi.eq p1, s3, 0 ; scmpi.eq p2, s3, 1
 	(p1) sync.take f2, 1
 	(p2) sync.take f3, 1
-L185:
+L176:
 	halt ; trace.end axpb64

@@ -1,6 +1,6 @@
-# matmul_small: VMEM 20480 of 262144 bytes; SMEM 704 + spill 12 at 704 (0 scalar, 3 predicate) of 4096 bytes
-# matmul_f32_small: VMEM 28672 of 262144 bytes; SMEM 704 + spill 12 at 704 (0 scalar, 3 predicate) of 4096 bytes
-# 1527 bundles, 1272 ops
+# matmul_small: VMEM 20480 of 262144 bytes; SMEM 704 of 4096 bytes
+# matmul_f32_small: VMEM 28672 of 262144 bytes; SMEM 704 of 4096 bytes
+# 1469 bundles, 1168 ops
 .preset small
 .region matmul_small
 .region matmul_f32_small
@@ -8,7 +8,7 @@
 .operand x in bf16[128,128] smem=0
 .operand y in bf16[128,64] smem=8
 .operand z out f32[128,64] smem=16
-.entry matmul_f32_small pc=L444
+.entry matmul_f32_small pc=L415
 .operand x in f32[64,64] smem=0
 .operand y in f32[64,64] smem=8
 .operand z out f32[64,64] smem=16
@@ -100,28 +100,26 @@ L0:
 	sst s3, [s0 + 224] ; smovi s2, -2147483648
 	sst s1, [s0 + 228] ; smovi s3, 0
 	sst s2, [s0 + 232] ; smovi s1, 0
-	smuli s2, s3, 32 ; smuli s4, s1, 32
-	smuli s1, s4, 2 ; smuli s3, s2, 256
-	sadd s2, s1, s3 ; sld s4, [s0]
-	sld s1, [s0 + 4] ; smovi s3, 0
-	sadd s5, s4, s2 ; smovi s6, 0
-	sst s1, [s0 + 324] ; saddi s2, s5, 0
-	sst s2, [s0 + 320] ; scmpi.eq p1, s6, 0
-	sst s3, [s0 + 328] ; scmpi.eq p2, s6, 1
+	smuli s2, s1, 2 ; smuli s4, s3, 256
+	sadd s1, s2, s4 ; sld s3, [s0]
+	sld s2, [s0 + 4] ; smovi s4, 0
+	sadd s5, s3, s1 ; smovi s6, 0
+	sst s2, [s0 + 324] ; saddi s1, s5, 0
+	sst s1, [s0 + 320] ; scmpi.eq p1, s6, 0
+	sst s4, [s0 + 328] ; scmpi.eq p2, s6, 1
 	smovi s1, 0 ; smovi s2, 0 ; (p1) dma.start f0, [s0 + 320]
 	smovi s3, 0 ; smovi s4, -2147483648 ; (p2) dma.start f1, [s0 + 320]
 	sst s1, [s0 + 236] ; smovi s5, -2147483648
 	sst s2, [s0 + 240] ; smovi s1, 0
 	sst s3, [s0 + 244] ; smovi s2, 0
-	sst s4, [s0 + 248] ; smuli s3, s1, 32
-	sst s5, [s0 + 252] ; smuli s1, s2, 32
-	smuli s2, s1, 2 ; smuli s4, s3, 128
-	sadd s1, s2, s4 ; sld s3, [s0 + 8]
-	sld s2, [s0 + 12] ; smovi s4, 4096
-	sadd s5, s3, s1 ; smovi s6, 0
+	sst s4, [s0 + 248] ; smuli s3, s2, 2
+	sst s5, [s0 + 252] ; smuli s2, s1, 128
+	sadd s1, s3, s2 ; sld s4, [s0 + 8]
+	sld s2, [s0 + 12] ; smovi s3, 4096
+	sadd s5, s4, s1 ; smovi s6, 0
 	sst s2, [s0 + 388] ; saddi s1, s5, 0
 	sst s1, [s0 + 384] ; scmpi.eq p1, s6, 0
-	sst s4, [s0 + 392] ; scmpi.eq p2, s6, 1
+	sst s3, [s0 + 392] ; scmpi.eq p2, s6, 1
 	smovi s1, 0 ; smovi s2, 0 ; (p1) dma.start f2, [s0 + 384]
 	smovi s3, 0 ; smovi s4, -2147483648 ; (p2) dma.start f3, [s0 + 384]
 	sst s1, [s0 + 256] ; smovi s5, -2147483648
@@ -129,154 +127,133 @@ L0:
 	sst s3, [s0 + 264] ; smov s2, s1
 	sst s4, [s0 + 268]
 	sst s5, [s0 + 272]
-L114:
+L112:
 	smovi s1, 0
 	smov s3, s1
-L116:
+L114:
 	smovi s1, 0
 	smov s4, s1
-L118:
+L116:
 	saddi s1, s4, 1 ; saddi s5, s3, 1
-	ssel s6, p0, s1, s4 ; saddi s7, s2, 1
-	scmpi.eq p1, s6, 4 ; smovi s1, 0
-	pand p2, p0, p1 ; smovi s8, 0
-	ssel s9, p2, s5, s3 ; smovi s10, 0
-	scmpi.eq p3, s9, 2 ; smovi s5, 0
-	pand p4, p2, p3 ; pnot p5, p0
-	ssel s11, p3, s10, s9 ; ssel s12, p4, s7, s2
-	scmpi.eq p2, s12, 4 ; smovi s7, 0
-	ssel s9, p2, s1, s12 ; pand p3, p4, p2
-	pnot p4, p3 ; scmp.ne p2, s2, s9
-	(p4) smovi s8, 1 ; smovi s1, 0
-	sst s8, [s5 + 704] ; por p3, p5, p2
-	sld s5, [s0 + 228] ; smovi s8, 0
-	sld s10, [s0 + 232] ; sld s12, [s0 + 216]
-	sld s7, [s7 + 704] ; sld s13, [s0 + 248]
-	sld s14, [s0 + 252] ; sld s15, [s0 + 236]
-	sld s1, [s1 + 704] ; sld s16, [s0 + 268]
-	sld s17, [s0 + 272] ; sld s18, [s0 + 256]
-	(p3) smovi s8, 1 ; smovi s19, 0
-	scmp.ne p2, s3, s11 ; smovi s20, 0
-	sst s8, [s19 + 712] ; (p2) smovi s20, 1
-	smovi s8, 0 ; smovi s19, 0
-	sst s20, [s19 + 708] ; smovi s21, 0
-	ssel s19, p1, s8, s6 ; smovi s20, 0
-	scmp.ne p1, s2, s9 ; pnot p2, p0
-	sld s21, [s21 + 708] ; sld s20, [s20 + 712]
-	scmpi.eq p3, s2, 0 ; smovi s6, 0
-	por p4, p2, p1 ; scmp.ne p5, s4, s19
-	scmp.ne p1, s4, s19 ; pnot p2, p0
-	pand p6, p0, p3 ; sld s6, [s6 + 704]
-	scmpi.eq p3, s3, 0 ; scmp.ne p7, s2, s5
-	pnot p8, p0 ; por p9, p4, p5
-	scmpi.ne p5, s7, 0 ; scmp.ne p4, s4, s13
-	pnot p10, p0 ; por p11, p2, p1
-	scmp.ne p1, s3, s11 ; scmp.ne p2, s2, s16
-	pnot p12, p0 ; scmpi.ne p13, s21, 0
-	pand p14, p6, p3 ; scmpi.ne p15, s20, 0
-	scmpi.eq p3, s4, 0 ; por p6, p8, p7
-	scmp.ne p7, s4, s10 ; pand p8, p5, p9
-	por p5, p10, p4 ; scmp.ne p9, s3, s14
-	por p4, p11, p1 ; scmpi.ne p10, s1, 0
-	por p1, p12, p2 ; scmp.ne p11, s3, s17
-	por p2, p15, p13 ; scmpi.ne p12, s6, 0
-	pand p13, p14, p3 ; por p15, p6, p7
-	por p3, p5, p9 ; pand p6, p10, p4
-	por p4, p1, p11 ; pand p5, p12, p2
-	(!p8) br L178
-	smuli s1, s9, 32 ; smuli s5, s19, 32
-	smuli s6, s5, 2 ; smuli s7, s1, 256
-	smovi s1, 1 ; sld s5, [s0]
-	sadd s8, s6, s7 ; sld s9, [s0 + 4]
-	ssub s6, s1, s12 ; sadd s7, s5, s8
-	smovi s1, 1 ; smuli s5, s6, 2048
-	sst s9, [s0 + 452] ; saddi s8, s7, 0
-	ssub s7, s1, s12 ; sst s8, [s0 + 448]
-	saddi s1, s5, 0 ; scmpi.eq p1, s7, 0
-	sst s1, [s0 + 456] ; scmpi.eq p2, s7, 1
-	smuli s1, s6, 2048 ; (p1) dma.start f0, [s0 + 448]
-	(p2) dma.start f1, [s0 + 448]
-L178:
-	(!p6) br L191
-	smuli s1, s19, 32 ; smuli s5, s11, 32
-	smuli s6, s5, 2 ; smuli s7, s1, 128
-	smovi s1, 1 ; sld s5, [s0 + 8]
-	sadd s8, s6, s7 ; sld s9, [s0 + 12]
-	ssub s6, s1, s15 ; sadd s7, s5, s8
-	smovi s1, 1 ; smuli s5, s6, 2048
-	sst s9, [s0 + 516] ; saddi s8, s7, 0
-	ssub s7, s1, s15 ; sst s8, [s0 + 512]
-	saddi s1, s5, 4096 ; scmpi.eq p1, s7, 0
-	sst s1, [s0 + 520] ; scmpi.eq p2, s7, 1
+	scmpi.eq p1, s1, 4 ; saddi s6, s2, 1
+	smovi s7, 0 ; ssel s8, p1, s5, s3
+	scmpi.eq p2, s8, 2 ; smovi s5, 0
+	ssel s9, p1, s7, s1 ; pand p3, p1, p2
+	smovi s1, 0 ; ssel s7, p3, s6, s2
+	ssel s6, p2, s1, s8 ; scmpi.eq p1, s7, 4
+	ssel s1, p1, s5, s7 ; pand p2, p3, p1
+	sld s5, [s0 + 228] ; sld s7, [s0 + 232]
+	scmp.ne p1, s2, s1 ; scmp.ne p3, s4, s9
+	sld s8, [s0 + 248] ; sld s10, [s0 + 252]
+	sld s11, [s0 + 268] ; sld s12, [s0 + 272]
+	pnot p4, p2 ; scmpi.eq p5, s2, 0
+	scmpi.eq p2, s3, 0 ; por p6, p1, p3
+	scmp.ne p1, s4, s9 ; scmp.ne p3, s3, s6
+	scmp.ne p7, s2, s1 ; scmp.ne p8, s3, s6
+	pand p9, p5, p2 ; scmpi.eq p10, s4, 0
+	sld s13, [s0 + 216] ; scmp.ne p2, s2, s5
+	scmp.ne p5, s4, s7 ; pand p11, p4, p6
+	sld s5, [s0 + 236] ; scmp.ne p6, s4, s8
+	scmp.ne p12, s3, s10 ; por p13, p1, p3
+	sld s7, [s0 + 256] ; scmp.ne p1, s2, s11
+	scmp.ne p3, s3, s12 ; por p14, p7, p8
+	pand p7, p9, p10 ; por p8, p2, p5
+	por p2, p6, p12 ; pand p5, p4, p13
+	por p6, p1, p3 ; pand p7, p4, p14
+	(!p11) br L155
+	smuli s8, s1, 32 ; smuli s10, s9, 32
+	smuli s1, s10, 2 ; smuli s11, s8, 256
+	smovi s8, 1 ; sld s10, [s0]
+	sadd s12, s1, s11 ; sld s14, [s0 + 4]
+	ssub s1, s8, s13 ; sadd s11, s10, s12
+	smovi s8, 1 ; smuli s10, s1, 2048
+	sst s14, [s0 + 452] ; saddi s12, s11, 0
+	ssub s11, s8, s13 ; sst s12, [s0 + 448]
+	saddi s8, s10, 0 ; scmpi.eq p1, s11, 0
+	sst s8, [s0 + 456] ; scmpi.eq p3, s11, 1
+	smuli s8, s1, 2048 ; (p1) dma.start f0, [s0 + 448]
+	(p3) dma.start f1, [s0 + 448]
+L155:
+	(!p5) br L168
+	smuli s1, s9, 32 ; smuli s8, s6, 32
+	smuli s6, s8, 2 ; smuli s9, s1, 128
+	smovi s1, 1 ; sld s8, [s0 + 8]
+	sadd s10, s6, s9 ; sld s11, [s0 + 12]
+	ssub s6, s1, s5 ; sadd s9, s8, s10
+	smovi s1, 1 ; smuli s8, s6, 2048
+	sst s11, [s0 + 516] ; saddi s10, s9, 0
+	ssub s9, s1, s5 ; sst s10, [s0 + 512]
+	saddi s1, s8, 4096 ; scmpi.eq p1, s9, 0
+	sst s1, [s0 + 520] ; scmpi.eq p3, s9, 1
 	smuli s1, s6, 2048 ; (p1) dma.start f2, [s0 + 512]
-	(p2) dma.start f3, [s0 + 512]
-L191:
+	(p3) dma.start f3, [s0 + 512]
+L168:
 	sld s1, [s0 + 264]
 	nop
 	scmpi.ne p1, s1, 0
-	(!p1) br L208
-	sld s1, [s0 + 268] ; sld s5, [s0 + 272]
-	sld s6, [s0 + 256] ; smovi s7, 1
-	smuli s8, s1, 32 ; smuli s9, s5, 32
-	ssub s1, s7, s6 ; smuli s5, s9, 4
-	smuli s6, s1, 4096 ; smuli s7, s8, 256
-	sadd s8, s5, s7 ; sld s9, [s0 + 16]
-	sld s5, [s0 + 20] ; saddi s7, s6, 8192
-	sadd s6, s9, s8 ; sst s7, [s0 + 576]
-	sst s5, [s0 + 588] ; saddi s7, s6, 0
-	sst s7, [s0 + 584] ; scmpi.eq p1, s1, 0
-	scmpi.eq p2, s1, 1 ; smovi s5, 0 ; (p1) dma.start f4, [s0 + 576]
-	(p2) dma.start f5, [s0 + 576]
-	sst s5, [s0 + 264]
-L208:
-	(!p15) br L212
-	scmpi.eq p1, s12, 0 ; scmpi.eq p2, s12, 1
+	(!p1) br L185
+	sld s1, [s0 + 268] ; sld s6, [s0 + 272]
+	sld s8, [s0 + 256] ; smovi s9, 1
+	smuli s10, s1, 32 ; smuli s11, s6, 32
+	ssub s1, s9, s8 ; smuli s6, s11, 4
+	smuli s8, s1, 4096 ; smuli s9, s10, 256
+	sadd s10, s6, s9 ; sld s11, [s0 + 16]
+	sld s6, [s0 + 20] ; saddi s9, s8, 8192
+	sadd s8, s11, s10 ; sst s9, [s0 + 576]
+	sst s6, [s0 + 588] ; saddi s9, s8, 0
+	sst s9, [s0 + 584] ; scmpi.eq p1, s1, 0
+	scmpi.eq p3, s1, 1 ; smovi s6, 0 ; (p1) dma.start f4, [s0 + 576]
+	(p3) dma.start f5, [s0 + 576]
+	sst s6, [s0 + 264]
+L185:
+	(!p8) br L189
+	scmpi.eq p1, s13, 0 ; scmpi.eq p3, s13, 1
 	(p1) sync.take f0, 1
-	(p2) sync.take f1, 1
-L212:
-	(!p3) br L216
-	scmpi.eq p1, s15, 0 ; scmpi.eq p2, s15, 1
+	(p3) sync.take f1, 1
+L189:
+	(!p2) br L193
+	scmpi.eq p1, s5, 0 ; scmpi.eq p2, s5, 1
 	(p1) sync.take f2, 1
 	(p2) sync.take f3, 1
-L216:
+L193:
 	.loc "kernels/matmul/matmul.pk" 28 5 region=matmul_small
 	scmpi.eq p1, s4, 0
 	.loc "kernels/matmul/matmul.pk" 28 5 region=matmul_small
-	(!p1) br L224
+	(!p1) br L201
 	.loc "kernels/matmul/matmul.pk" 28 21 region=matmul_small
 	smovi s1, 0
 	.loc "kernels/matmul/matmul.pk" 28 21 region=matmul_small
-	smov s5, s1
-L220:
+	smov s6, s1
+L197:
 	.loc "kernels/matmul/matmul.pk" 28 21 region=matmul_small
-	smuli s1, s5, 128 ; saddi s5, s5, 8 ; vbcasti v0, 0
+	smuli s1, s6, 128 ; saddi s6, s6, 8 ; vbcasti v0, 0
 	.loc "kernels/matmul/matmul.pk" 28 21 region=matmul_small
-	scmpi.lt p1, s5, 32
+	scmpi.lt p1, s6, 32
 	.loc "kernels/matmul/matmul.pk" 28 21 region=matmul_small
 	vst v0, [s1 + 16384]
 	.loc "kernels/matmul/matmul.pk" 28 21 region=matmul_small
-	(p1) br L220 ; vst v0, [s1 + 16896]
-L224:
+	(p1) br L197 ; vst v0, [s1 + 16896]
+L201:
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
-	smuli s1, s12, 2048 ; smuli s5, s12, 2048
+	smuli s1, s13, 2048 ; smuli s6, s13, 2048
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
-	smuli s1, s15, 2048 ; smuli s6, s15, 2048
+	smuli s1, s5, 2048 ; smuli s8, s5, 2048
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
-	vld v0, [s6 + 4096]
+	vld v0, [s8 + 4096]
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
-	vld v1, [s5]
+	vld v1, [s6]
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
-	vld v2, [s5 + 1024] ; mxu.push.bf16 mxu0, v0
+	vld v2, [s6 + 1024] ; mxu.push.bf16 mxu0, v0
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
-	vld v0, [s6 + 4608] ; mxu.latch mxu0
+	vld v0, [s8 + 4608] ; mxu.latch mxu0
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
-	vld v3, [s5] ; mxu.mm.bf16 mxu0, v1
+	vld v3, [s6] ; mxu.mm.bf16 mxu0, v1
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
 	vld v1, [s0 + 16384] ; mxu.push.bf16 mxu0, v0
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
 	vld v0, [s0 + 17408]
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
-	vld v4, [s6 + 5120]
+	vld v4, [s8 + 5120]
 	nop
 	nop
 	nop
@@ -311,7 +288,7 @@ L224:
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
 	vst v1, [s0 + 17408]
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
-	vld v0, [s5 + 1024]
+	vld v0, [s6 + 1024]
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
 	vld v1, [s0 + 18432]
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
@@ -336,13 +313,13 @@ L224:
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
 	vst v1, [s0 + 19456]
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
-	vld v1, [s5 + 512]
+	vld v1, [s6 + 512]
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
 	vld v2, [s0 + 16896]
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
 	vld v3, [s0 + 17920]
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
-	vld v4, [s6 + 5632] ; mxu.mm.bf16 mxu0, v0
+	vld v4, [s8 + 5632] ; mxu.mm.bf16 mxu0, v0
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
 	mxu.latch mxu0
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
@@ -363,7 +340,7 @@ L224:
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
 	vst v0, [s0 + 17920]
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
-	vld v0, [s5 + 1536]
+	vld v0, [s6 + 1536]
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
 	vld v2, [s0 + 18944]
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
@@ -388,13 +365,13 @@ L224:
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
 	vst v1, [s0 + 19968]
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
-	vld v1, [s5 + 512]
+	vld v1, [s6 + 512]
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
 	vld v2, [s0 + 16384]
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
 	vld v3, [s0 + 17408]
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
-	vld v4, [s6 + 4096] ; mxu.mm.bf16 mxu0, v0
+	vld v4, [s8 + 4096] ; mxu.mm.bf16 mxu0, v0
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
 	mxu.latch mxu0
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
@@ -415,7 +392,7 @@ L224:
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
 	vst v0, [s0 + 17408]
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
-	vld v0, [s5 + 1536]
+	vld v0, [s6 + 1536]
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
 	vld v2, [s0 + 18432]
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
@@ -488,75 +465,67 @@ L224:
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
 	vst v0, [s0 + 19968]
 	.loc "kernels/matmul/matmul.pk" 30 5 region=matmul_small
-	smovi s1, 1 ; smovi s5, 4
+	scmpi.eq p1, s4, 3
 	.loc "kernels/matmul/matmul.pk" 30 5 region=matmul_small
-	ssub s6, s5, s1
-	.loc "kernels/matmul/matmul.pk" 30 5 region=matmul_small
-	scmp.eq p1, s4, s6
-	.loc "kernels/matmul/matmul.pk" 30 5 region=matmul_small
-	(!p1) br L382
+	(!p1) br L357
 	.loc "kernels/matmul/matmul.pk" 30 39 region=matmul_small
 	smovi s1, 0
 	.loc "kernels/matmul/matmul.pk" 30 39 region=matmul_small
-	smov s5, s1
-L377:
+	smov s6, s1
+L352:
 	.loc "kernels/matmul/matmul.pk" 30 39 region=matmul_small
-	smuli s1, s5, 128 ; smuli s6, s18, 4096
+	smuli s1, s6, 128 ; smuli s8, s7, 4096
 	.loc "kernels/matmul/matmul.pk" 30 39 region=matmul_small
-	smuli s7, s5, 128 ; saddi s5, s5, 8 ; vld v0, [s1 + 16384]
+	smuli s9, s6, 128 ; saddi s6, s6, 8 ; vld v0, [s1 + 16384]
 	.loc "kernels/matmul/matmul.pk" 30 39 region=matmul_small
-	sadd s8, s6, s7 ; scmpi.lt p1, s5, 32 ; vld v1, [s1 + 16896]
+	sadd s10, s8, s9 ; scmpi.lt p1, s6, 32 ; vld v1, [s1 + 16896]
 	.loc "kernels/matmul/matmul.pk" 30 39 region=matmul_small
-	vst v0, [s8 + 8192]
+	vst v0, [s10 + 8192]
 	.loc "kernels/matmul/matmul.pk" 30 39 region=matmul_small
-	(p1) br L377 ; vst v1, [s8 + 8704]
-L382:
+	(p1) br L352 ; vst v1, [s10 + 8704]
+L357:
 	.loc "" 0 0 region=matmul_small
-	smovi s1, 0
-	sld s1, [s1 + 704]
-	nop
-	scmpi.ne p1, s1, 0
-	pnot p2, p1
-	por p1, p2, p5
-	(!p1) br L400
-	smovi s1, 1 ; sld s5, [s0 + 260]
-	ssub s6, s1, s18
-	scmpi.ne p1, s5, 0
-	(!p1) br L396
-	scmpi.eq p1, s6, 0 ; scmpi.eq p2, s6, 1
+	pnot p1, p4
+	por p2, p1, p7
+	(!p2) br L371
+	smovi s1, 1 ; sld s6, [s0 + 260]
+	ssub s8, s1, s7
+	scmpi.ne p1, s6, 0
+	(!p1) br L367
+	scmpi.eq p1, s8, 0 ; scmpi.eq p2, s8, 1
 	(p1) sync.take f4, 1
 	(p2) sync.take f5, 1
-L396:
-	smovi s1, 1 ; smovi s5, 1
+L367:
+	smovi s1, 1 ; smovi s6, 1
 	sst s1, [s0 + 260]
-	sst s6, [s0 + 256]
-	sst s5, [s0 + 264]
-L400:
+	sst s8, [s0 + 256]
+	sst s6, [s0 + 264]
+L371:
 	sst s2, [s0 + 228]
-	sst s4, [s0 + 232] ; (!p8) br L405
+	sst s4, [s0 + 232] ; (!p11) br L376
 	smovi s1, 1
-	ssub s5, s1, s12
-	sst s5, [s0 + 216]
-L405:
+	ssub s6, s1, s13
+	sst s6, [s0 + 216]
+L376:
 	sst s4, [s0 + 248]
-	sst s3, [s0 + 252] ; (!p6) br L410
+	sst s3, [s0 + 252] ; (!p5) br L381
 	smovi s1, 1
-	ssub s5, s1, s15
-	sst s5, [s0 + 236]
-L410:
+	ssub s6, s1, s5
+	sst s6, [s0 + 236]
+L381:
 	sst s2, [s0 + 268] ; saddi s4, s4, 1
 	sst s3, [s0 + 272] ; scmpi.lt p1, s4, 4
-	(p1) br L118
+	(p1) br L116
 	saddi s3, s3, 1
 	scmpi.lt p1, s3, 2
-	(p1) br L116
+	(p1) br L114
 	saddi s2, s2, 1
 	scmpi.lt p1, s2, 4
-	(p1) br L114
+	(p1) br L112
 	sld s1, [s0 + 264]
 	nop
 	scmpi.ne p1, s1, 0
-	(!p1) br L436
+	(!p1) br L407
 	sld s1, [s0 + 268] ; sld s2, [s0 + 272]
 	sld s3, [s0 + 256] ; smovi s4, 1
 	smuli s5, s1, 32 ; smuli s6, s2, 32
@@ -570,17 +539,17 @@ L410:
 	scmpi.eq p2, s1, 1 ; smovi s2, 0 ; (p1) dma.start f4, [s0 + 640]
 	(p2) dma.start f5, [s0 + 640]
 	sst s2, [s0 + 264]
-L436:
+L407:
 	sld s1, [s0 + 256] ; sld s2, [s0 + 260]
 	smovi s0, 1
 	ssub s3, s0, s1 ; scmpi.ne p1, s2, 0
-	(!p1) br L443
+	(!p1) br L414
 	scmpi.eq p1, s3, 0 ; scmpi.eq p2, s3, 1
 	(p1) sync.take f4, 1
 	(p2) sync.take f5, 1
-L443:
+L414:
 	halt ; trace.end matmul_small
-L444:
+L415:
 	.loc "" 0 0 region=matmul_f32_small
 	smovi s0, 0 ; smovi s1, 1089 ; trace.begin matmul_f32_small
 	sst s1, [s0 + 336] ; smovi s2, 16
@@ -667,28 +636,26 @@ L444:
 	sst s3, [s0 + 224] ; smovi s2, -2147483648
 	sst s1, [s0 + 228] ; smovi s3, 0
 	sst s2, [s0 + 232] ; smovi s1, 0
-	smuli s2, s3, 32 ; smuli s4, s1, 32
-	smuli s1, s4, 4 ; smuli s3, s2, 256
-	sadd s2, s1, s3 ; sld s4, [s0]
-	sld s1, [s0 + 4] ; smovi s3, 0
-	sadd s5, s4, s2 ; smovi s6, 0
-	sst s1, [s0 + 324] ; saddi s2, s5, 0
-	sst s2, [s0 + 320] ; scmpi.eq p1, s6, 0
-	sst s3, [s0 + 328] ; scmpi.eq p2, s6, 1
+	smuli s2, s1, 4 ; smuli s4, s3, 256
+	sadd s1, s2, s4 ; sld s3, [s0]
+	sld s2, [s0 + 4] ; smovi s4, 0
+	sadd s5, s3, s1 ; smovi s6, 0
+	sst s2, [s0 + 324] ; saddi s1, s5, 0
+	sst s1, [s0 + 320] ; scmpi.eq p1, s6, 0
+	sst s4, [s0 + 328] ; scmpi.eq p2, s6, 1
 	smovi s1, 0 ; smovi s2, 0 ; (p1) dma.start f0, [s0 + 320]
 	smovi s3, 0 ; smovi s4, -2147483648 ; (p2) dma.start f1, [s0 + 320]
 	sst s1, [s0 + 236] ; smovi s5, -2147483648
 	sst s2, [s0 + 240] ; smovi s1, 0
 	sst s3, [s0 + 244] ; smovi s2, 0
-	sst s4, [s0 + 248] ; smuli s3, s1, 32
-	sst s5, [s0 + 252] ; smuli s1, s2, 32
-	smuli s2, s1, 4 ; smuli s4, s3, 256
-	sadd s1, s2, s4 ; sld s3, [s0 + 8]
-	sld s2, [s0 + 12] ; smovi s4, 8192
-	sadd s5, s3, s1 ; smovi s6, 0
+	sst s4, [s0 + 248] ; smuli s3, s2, 4
+	sst s5, [s0 + 252] ; smuli s2, s1, 256
+	sadd s1, s3, s2 ; sld s4, [s0 + 8]
+	sld s2, [s0 + 12] ; smovi s3, 8192
+	sadd s5, s4, s1 ; smovi s6, 0
 	sst s2, [s0 + 388] ; saddi s1, s5, 0
 	sst s1, [s0 + 384] ; scmpi.eq p1, s6, 0
-	sst s4, [s0 + 392] ; scmpi.eq p2, s6, 1
+	sst s3, [s0 + 392] ; scmpi.eq p2, s6, 1
 	smovi s1, 0 ; smovi s2, 0 ; (p1) dma.start f2, [s0 + 384]
 	smovi s3, 0 ; smovi s4, -2147483648 ; (p2) dma.start f3, [s0 + 384]
 	sst s1, [s0 + 256] ; smovi s5, -2147483648
@@ -696,140 +663,119 @@ L444:
 	sst s3, [s0 + 264] ; smov s2, s1
 	sst s4, [s0 + 268]
 	sst s5, [s0 + 272]
-L558:
+L527:
 	smovi s1, 0
 	smov s3, s1
-L560:
+L529:
 	smovi s1, 0
 	smov s4, s1
-L562:
+L531:
 	saddi s1, s4, 1 ; saddi s5, s3, 1
-	ssel s6, p0, s1, s4 ; saddi s7, s2, 1
-	scmpi.eq p1, s6, 2 ; smovi s1, 0
-	pand p2, p0, p1 ; smovi s8, 0
-	ssel s9, p2, s5, s3 ; smovi s10, 0
-	scmpi.eq p3, s9, 2 ; smovi s5, 0
-	pand p4, p2, p3 ; pnot p5, p0
-	ssel s11, p3, s10, s9 ; ssel s12, p4, s7, s2
-	scmpi.eq p2, s12, 2 ; smovi s7, 0
-	ssel s9, p2, s1, s12 ; pand p3, p4, p2
-	pnot p4, p3 ; scmp.ne p2, s2, s9
-	(p4) smovi s8, 1 ; smovi s1, 0
-	sst s8, [s5 + 704] ; por p3, p5, p2
-	sld s5, [s0 + 228] ; smovi s8, 0
-	sld s10, [s0 + 232] ; sld s12, [s0 + 216]
-	sld s7, [s7 + 704] ; sld s13, [s0 + 248]
-	sld s14, [s0 + 252] ; sld s15, [s0 + 236]
-	sld s1, [s1 + 704] ; sld s16, [s0 + 268]
-	sld s17, [s0 + 272] ; sld s18, [s0 + 256]
-	(p3) smovi s8, 1 ; smovi s19, 0
-	scmp.ne p2, s3, s11 ; smovi s20, 0
-	sst s8, [s19 + 712] ; (p2) smovi s20, 1
-	smovi s8, 0 ; smovi s19, 0
-	sst s20, [s19 + 708] ; smovi s21, 0
-	ssel s19, p1, s8, s6 ; smovi s20, 0
-	scmp.ne p1, s2, s9 ; pnot p2, p0
-	sld s21, [s21 + 708] ; sld s20, [s20 + 712]
-	scmpi.eq p3, s2, 0 ; smovi s6, 0
-	por p4, p2, p1 ; scmp.ne p5, s4, s19
-	scmp.ne p1, s4, s19 ; pnot p2, p0
-	pand p6, p0, p3 ; sld s6, [s6 + 704]
-	scmpi.eq p3, s3, 0 ; scmp.ne p7, s2, s5
-	pnot p8, p0 ; por p9, p4, p5
-	scmpi.ne p5, s7, 0 ; scmp.ne p4, s4, s13
-	pnot p10, p0 ; por p11, p2, p1
-	scmp.ne p1, s3, s11 ; scmp.ne p2, s2, s16
-	pnot p12, p0 ; scmpi.ne p13, s21, 0
-	pand p14, p6, p3 ; scmpi.ne p15, s20, 0
-	scmpi.eq p3, s4, 0 ; por p6, p8, p7
-	scmp.ne p7, s4, s10 ; pand p8, p5, p9
-	por p5, p10, p4 ; scmp.ne p9, s3, s14
-	por p4, p11, p1 ; scmpi.ne p10, s1, 0
-	por p1, p12, p2 ; scmp.ne p11, s3, s17
-	por p2, p15, p13 ; scmpi.ne p12, s6, 0
-	pand p13, p14, p3 ; por p15, p6, p7
-	por p3, p5, p9 ; pand p6, p10, p4
-	por p4, p1, p11 ; pand p5, p12, p2
-	(!p8) br L622
-	smuli s1, s9, 32 ; smuli s5, s19, 32
-	smuli s6, s5, 4 ; smuli s7, s1, 256
-	smovi s1, 1 ; sld s5, [s0]
-	sadd s8, s6, s7 ; sld s9, [s0 + 4]
-	ssub s6, s1, s12 ; sadd s7, s5, s8
-	smovi s1, 1 ; smuli s5, s6, 4096
-	sst s9, [s0 + 452] ; saddi s6, s7, 0
-	ssub s7, s1, s12 ; sst s6, [s0 + 448]
-	saddi s1, s5, 0 ; scmpi.eq p1, s7, 0
-	sst s1, [s0 + 456] ; scmpi.eq p2, s7, 1
+	scmpi.eq p1, s1, 2 ; saddi s6, s2, 1
+	smovi s7, 0 ; ssel s8, p1, s5, s3
+	scmpi.eq p2, s8, 2 ; smovi s5, 0
+	ssel s9, p1, s7, s1 ; pand p3, p1, p2
+	smovi s1, 0 ; ssel s7, p3, s6, s2
+	ssel s6, p2, s1, s8 ; scmpi.eq p1, s7, 2
+	ssel s1, p1, s5, s7 ; pand p2, p3, p1
+	sld s5, [s0 + 228] ; sld s7, [s0 + 232]
+	scmp.ne p1, s2, s1 ; scmp.ne p3, s4, s9
+	sld s8, [s0 + 248] ; sld s10, [s0 + 252]
+	sld s11, [s0 + 268] ; sld s12, [s0 + 272]
+	pnot p4, p2 ; scmpi.eq p5, s2, 0
+	scmpi.eq p2, s3, 0 ; por p6, p1, p3
+	scmp.ne p1, s4, s9 ; scmp.ne p3, s3, s6
+	scmp.ne p7, s2, s1 ; scmp.ne p8, s3, s6
+	pand p9, p5, p2 ; scmpi.eq p10, s4, 0
+	sld s13, [s0 + 216] ; scmp.ne p2, s2, s5
+	scmp.ne p5, s4, s7 ; pand p11, p4, p6
+	sld s5, [s0 + 236] ; scmp.ne p6, s4, s8
+	scmp.ne p12, s3, s10 ; por p13, p1, p3
+	sld s7, [s0 + 256] ; scmp.ne p1, s2, s11
+	scmp.ne p3, s3, s12 ; por p14, p7, p8
+	pand p7, p9, p10 ; por p8, p2, p5
+	por p2, p6, p12 ; pand p5, p4, p13
+	por p6, p1, p3 ; pand p7, p4, p14
+	(!p11) br L570
+	smuli s8, s1, 32 ; smuli s10, s9, 32
+	smuli s1, s10, 4 ; smuli s11, s8, 256
+	smovi s8, 1 ; sld s10, [s0]
+	sadd s12, s1, s11 ; sld s14, [s0 + 4]
+	ssub s1, s8, s13 ; sadd s11, s10, s12
+	smovi s8, 1 ; smuli s10, s1, 4096
+	sst s14, [s0 + 452] ; saddi s1, s11, 0
+	ssub s11, s8, s13 ; sst s1, [s0 + 448]
+	saddi s1, s10, 0 ; scmpi.eq p1, s11, 0
+	sst s1, [s0 + 456] ; scmpi.eq p3, s11, 1
 	(p1) dma.start f0, [s0 + 448]
-	(p2) dma.start f1, [s0 + 448]
-L622:
-	(!p6) br L635
-	smuli s1, s19, 32 ; smuli s5, s11, 32
-	smuli s6, s5, 4 ; smuli s7, s1, 256
-	smovi s1, 1 ; sld s5, [s0 + 8]
-	sadd s8, s6, s7 ; sld s9, [s0 + 12]
-	ssub s6, s1, s15 ; sadd s7, s5, s8
-	smovi s1, 1 ; smuli s5, s6, 4096
-	sst s9, [s0 + 516] ; saddi s6, s7, 0
-	ssub s7, s1, s15 ; sst s6, [s0 + 512]
-	saddi s1, s5, 8192 ; scmpi.eq p1, s7, 0
-	sst s1, [s0 + 520] ; scmpi.eq p2, s7, 1
+	(p3) dma.start f1, [s0 + 448]
+L570:
+	(!p5) br L583
+	smuli s1, s9, 32 ; smuli s8, s6, 32
+	smuli s6, s8, 4 ; smuli s9, s1, 256
+	smovi s1, 1 ; sld s8, [s0 + 8]
+	sadd s10, s6, s9 ; sld s11, [s0 + 12]
+	ssub s6, s1, s5 ; sadd s9, s8, s10
+	smovi s1, 1 ; smuli s8, s6, 4096
+	sst s11, [s0 + 516] ; saddi s6, s9, 0
+	ssub s9, s1, s5 ; sst s6, [s0 + 512]
+	saddi s1, s8, 8192 ; scmpi.eq p1, s9, 0
+	sst s1, [s0 + 520] ; scmpi.eq p3, s9, 1
 	(p1) dma.start f2, [s0 + 512]
-	(p2) dma.start f3, [s0 + 512]
-L635:
+	(p3) dma.start f3, [s0 + 512]
+L583:
 	sld s1, [s0 + 264]
 	nop
 	scmpi.ne p1, s1, 0
-	(!p1) br L652
-	sld s1, [s0 + 268] ; sld s5, [s0 + 272]
-	sld s6, [s0 + 256] ; smovi s7, 1
-	smuli s8, s1, 32 ; smuli s9, s5, 32
-	ssub s1, s7, s6 ; smuli s5, s9, 4
-	smuli s6, s1, 4096 ; smuli s7, s8, 256
-	sadd s8, s5, s7 ; sld s9, [s0 + 16]
-	sld s5, [s0 + 20] ; saddi s7, s6, 16384
-	sadd s6, s9, s8 ; sst s7, [s0 + 576]
-	sst s5, [s0 + 588] ; saddi s7, s6, 0
-	sst s7, [s0 + 584] ; scmpi.eq p1, s1, 0
-	scmpi.eq p2, s1, 1 ; smovi s5, 0 ; (p1) dma.start f4, [s0 + 576]
-	(p2) dma.start f5, [s0 + 576]
-	sst s5, [s0 + 264]
-L652:
-	(!p15) br L656
-	scmpi.eq p1, s12, 0 ; scmpi.eq p2, s12, 1
+	(!p1) br L600
+	sld s1, [s0 + 268] ; sld s6, [s0 + 272]
+	sld s8, [s0 + 256] ; smovi s9, 1
+	smuli s10, s1, 32 ; smuli s11, s6, 32
+	ssub s1, s9, s8 ; smuli s6, s11, 4
+	smuli s8, s1, 4096 ; smuli s9, s10, 256
+	sadd s10, s6, s9 ; sld s11, [s0 + 16]
+	sld s6, [s0 + 20] ; saddi s9, s8, 16384
+	sadd s8, s11, s10 ; sst s9, [s0 + 576]
+	sst s6, [s0 + 588] ; saddi s9, s8, 0
+	sst s9, [s0 + 584] ; scmpi.eq p1, s1, 0
+	scmpi.eq p3, s1, 1 ; smovi s6, 0 ; (p1) dma.start f4, [s0 + 576]
+	(p3) dma.start f5, [s0 + 576]
+	sst s6, [s0 + 264]
+L600:
+	(!p8) br L604
+	scmpi.eq p1, s13, 0 ; scmpi.eq p3, s13, 1
 	(p1) sync.take f0, 1
-	(p2) sync.take f1, 1
-L656:
-	(!p3) br L660
-	scmpi.eq p1, s15, 0 ; scmpi.eq p2, s15, 1
+	(p3) sync.take f1, 1
+L604:
+	(!p2) br L608
+	scmpi.eq p1, s5, 0 ; scmpi.eq p2, s5, 1
 	(p1) sync.take f2, 1
 	(p2) sync.take f3, 1
-L660:
+L608:
 	.loc "kernels/matmul/matmul.pk" 61 5 region=matmul_f32_small
 	scmpi.eq p1, s4, 0
 	.loc "kernels/matmul/matmul.pk" 61 5 region=matmul_f32_small
-	(!p1) br L668
+	(!p1) br L616
 	.loc "kernels/matmul/matmul.pk" 61 21 region=matmul_f32_small
 	smovi s1, 0
 	.loc "kernels/matmul/matmul.pk" 61 21 region=matmul_f32_small
-	smov s5, s1
-L664:
+	smov s6, s1
+L612:
 	.loc "kernels/matmul/matmul.pk" 61 21 region=matmul_f32_small
-	smuli s1, s5, 128 ; saddi s5, s5, 8 ; vbcasti v0, 0
+	smuli s1, s6, 128 ; saddi s6, s6, 8 ; vbcasti v0, 0
 	.loc "kernels/matmul/matmul.pk" 61 21 region=matmul_f32_small
-	scmpi.lt p1, s5, 32
+	scmpi.lt p1, s6, 32
 	.loc "kernels/matmul/matmul.pk" 61 21 region=matmul_f32_small
 	vst v0, [s1 + 24576]
 	.loc "kernels/matmul/matmul.pk" 61 21 region=matmul_f32_small
-	(p1) br L664 ; vst v0, [s1 + 25088]
-L668:
+	(p1) br L612 ; vst v0, [s1 + 25088]
+L616:
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	smuli s1, s12, 4096 ; smuli s5, s15, 4096
+	smuli s1, s13, 4096 ; smuli s6, s5, 4096
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	vld v0, [s5 + 8192]
+	vld v0, [s6 + 8192]
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	vld v1, [s5 + 9216]
+	vld v1, [s6 + 9216]
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
 	vld v2, [s1] ; mxu.push mxu0, v0
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
@@ -839,15 +785,15 @@ L668:
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
 	vld v3, [s1 + 3072] ; mxu.mm mxu0, v2, prec=highest
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	vld v2, [s5 + 8704]
+	vld v2, [s6 + 8704]
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	vld v4, [s5 + 9728]
+	vld v4, [s6 + 9728]
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
 	vld v5, [s1] ; mxu.push mxu0, v2
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
 	vld v2, [s0 + 24576] ; mxu.push mxu0, v4
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	vld v4, [s5 + 10240]
+	vld v4, [s6 + 10240]
 	nop
 	nop
 	nop
@@ -965,7 +911,7 @@ L668:
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
 	vld v2, [s0 + 26624]
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	vld v6, [s5 + 11264]
+	vld v6, [s6 + 11264]
 	nop
 	nop
 	nop
@@ -1077,7 +1023,7 @@ L668:
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
 	vld v4, [s0 + 25088]
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	vld v5, [s5 + 10752]
+	vld v5, [s6 + 10752]
 	nop
 	nop
 	nop
@@ -1186,7 +1132,7 @@ L668:
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
 	vld v4, [s0 + 27136]
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	vld v6, [s5 + 11776]
+	vld v6, [s6 + 11776]
 	nop
 	nop
 	nop
@@ -1298,7 +1244,7 @@ L668:
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
 	vld v4, [s0 + 24576]
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	vld v5, [s5 + 8192]
+	vld v5, [s6 + 8192]
 	nop
 	nop
 	nop
@@ -1407,7 +1353,7 @@ L668:
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
 	vld v4, [s0 + 26624]
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	vld v6, [s5 + 9216]
+	vld v6, [s6 + 9216]
 	nop
 	nop
 	nop
@@ -1727,75 +1673,67 @@ L668:
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
 	vst v2, [s0 + 28160]
 	.loc "kernels/matmul/matmul.pk" 63 5 region=matmul_f32_small
-	smovi s1, 1 ; smovi s5, 2
+	scmpi.eq p1, s4, 1
 	.loc "kernels/matmul/matmul.pk" 63 5 region=matmul_f32_small
-	ssub s6, s5, s1
-	.loc "kernels/matmul/matmul.pk" 63 5 region=matmul_f32_small
-	scmp.eq p1, s4, s6
-	.loc "kernels/matmul/matmul.pk" 63 5 region=matmul_f32_small
-	(!p1) br L1465
+	(!p1) br L1411
 	.loc "kernels/matmul/matmul.pk" 63 39 region=matmul_f32_small
 	smovi s1, 0
 	.loc "kernels/matmul/matmul.pk" 63 39 region=matmul_f32_small
-	smov s5, s1
-L1460:
+	smov s6, s1
+L1406:
 	.loc "kernels/matmul/matmul.pk" 63 39 region=matmul_f32_small
-	smuli s1, s5, 128 ; smuli s6, s18, 4096
+	smuli s1, s6, 128 ; smuli s8, s7, 4096
 	.loc "kernels/matmul/matmul.pk" 63 39 region=matmul_f32_small
-	smuli s7, s5, 128 ; saddi s5, s5, 8 ; vld v0, [s1 + 24576]
+	smuli s9, s6, 128 ; saddi s6, s6, 8 ; vld v0, [s1 + 24576]
 	.loc "kernels/matmul/matmul.pk" 63 39 region=matmul_f32_small
-	sadd s8, s6, s7 ; scmpi.lt p1, s5, 32 ; vld v1, [s1 + 25088]
+	sadd s10, s8, s9 ; scmpi.lt p1, s6, 32 ; vld v1, [s1 + 25088]
 	.loc "kernels/matmul/matmul.pk" 63 39 region=matmul_f32_small
-	vst v0, [s8 + 16384]
+	vst v0, [s10 + 16384]
 	.loc "kernels/matmul/matmul.pk" 63 39 region=matmul_f32_small
-	(p1) br L1460 ; vst v1, [s8 + 16896]
-L1465:
+	(p1) br L1406 ; vst v1, [s10 + 16896]
+L1411:
 	.loc "" 0 0 region=matmul_f32_small
-	smovi s1, 0
-	sld s1, [s1 + 704]
-	nop
-	scmpi.ne p1, s1, 0
-	pnot p2, p1
-	por p1, p2, p5
-	(!p1) br L1483
-	smovi s1, 1 ; sld s5, [s0 + 260]
-	ssub s6, s1, s18
-	scmpi.ne p1, s5, 0
-	(!p1) br L1479
-	scmpi.eq p1, s6, 0 ; scmpi.eq p2, s6, 1
+	pnot p1, p4
+	por p2, p1, p7
+	(!p2) br L1425
+	smovi s1, 1 ; sld s6, [s0 + 260]
+	ssub s8, s1, s7
+	scmpi.ne p1, s6, 0
+	(!p1) br L1421
+	scmpi.eq p1, s8, 0 ; scmpi.eq p2, s8, 1
 	(p1) sync.take f4, 1
 	(p2) sync.take f5, 1
-L1479:
-	smovi s1, 1 ; smovi s5, 1
+L1421:
+	smovi s1, 1 ; smovi s6, 1
 	sst s1, [s0 + 260]
-	sst s6, [s0 + 256]
-	sst s5, [s0 + 264]
-L1483:
+	sst s8, [s0 + 256]
+	sst s6, [s0 + 264]
+L1425:
 	sst s2, [s0 + 228]
-	sst s4, [s0 + 232] ; (!p8) br L1488
+	sst s4, [s0 + 232] ; (!p11) br L1430
 	smovi s1, 1
-	ssub s5, s1, s12
-	sst s5, [s0 + 216]
-L1488:
+	ssub s6, s1, s13
+	sst s6, [s0 + 216]
+L1430:
 	sst s4, [s0 + 248]
-	sst s3, [s0 + 252] ; (!p6) br L1493
+	sst s3, [s0 + 252] ; (!p5) br L1435
 	smovi s1, 1
-	ssub s5, s1, s15
-	sst s5, [s0 + 236]
-L1493:
+	ssub s6, s1, s5
+	sst s6, [s0 + 236]
+L1435:
 	sst s2, [s0 + 268] ; saddi s4, s4, 1
 	sst s3, [s0 + 272] ; scmpi.lt p1, s4, 2
-	(p1) br L562
+	(p1) br L531
 	saddi s3, s3, 1
 	scmpi.lt p1, s3, 2
-	(p1) br L560
+	(p1) br L529
 	saddi s2, s2, 1
 	scmpi.lt p1, s2, 2
-	(p1) br L558
+	(p1) br L527
 	sld s1, [s0 + 264]
 	nop
 	scmpi.ne p1, s1, 0
-	(!p1) br L1519
+	(!p1) br L1461
 	sld s1, [s0 + 268] ; sld s2, [s0 + 272]
 	sld s3, [s0 + 256] ; smovi s4, 1
 	smuli s5, s1, 32 ; smuli s6, s2, 32
@@ -1809,13 +1747,13 @@ L1493:
 	scmpi.eq p2, s1, 1 ; smovi s2, 0 ; (p1) dma.start f4, [s0 + 640]
 	(p2) dma.start f5, [s0 + 640]
 	sst s2, [s0 + 264]
-L1519:
+L1461:
 	sld s1, [s0 + 256] ; sld s2, [s0 + 260]
 	smovi s0, 1
 	ssub s3, s0, s1 ; scmpi.ne p1, s2, 0
-	(!p1) br L1526
+	(!p1) br L1468
 	scmpi.eq p1, s3, 0 ; scmpi.eq p2, s3, 1
 	(p1) sync.take f4, 1
 	(p2) sync.take f5, 1
-L1526:
+L1468:
 	halt ; trace.end matmul_f32_small
