@@ -198,23 +198,13 @@ load_npy(const char *path, InterpBuf *b)
 	return -1;
 }
 
-static int64_t
-param(const CKernel *k, const char *name)
-{
-	int i;
-
-	for (i = 0; i < k->nparam; i++)
-		if (strcmp(k->param_name[i], name) == 0)
-			return k->param_val[i];
-	return -1;
-}
-
 /* --splash-causal: the kernel's block_mask and data_next tables. */
 static int
 splash_tables(const CKernel *k, InterpBuf *b)
 {
 	int bm = -1, dn = -1, i;
-	int64_t S = param(k, "S"), BQ = param(k, "BQ"), BKV = param(k, "BKV");
+	int64_t S = sema_param(k, "S"), BQ = sema_param(k, "BQ");
+	int64_t BKV = sema_param(k, "BKV");
 
 	for (i = 0; i < k->nop; i++) {
 		if (k->op[i].role != ROLE_SMEM_TABLE)

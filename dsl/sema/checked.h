@@ -386,6 +386,10 @@ int sema_eval_int(const CKernel *k, const CExpr *e, const int64_t *pt,
  */
 void sema_predefine(PP *pp, const MachPreset *mp);
 
+/* The value of kernel k's size parameter 'name' (sizes are positive),
+   or -1 when k has none of that name. */
+int64_t sema_param(const CKernel *k, const char *name);
+
 /* Does an index-map expression read an SMEM table (a CX_LOAD)? */
 int sema_reads_table(const CExpr *e);
 

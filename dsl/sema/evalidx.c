@@ -7,6 +7,8 @@
  *           grid_next(), grid_size(), grid_point_str() (sema.h).
  * Tests:    tests/unit/check_sema.c
  */
+#include <string.h>
+
 #include "dsl/sema/sema.h"
 
 /* Wraps to 32-bit two's complement, as the scalar unit computes. */
@@ -250,4 +252,15 @@ grid_point_str(Sema *S, const CKernel *k, const int64_t *pt)
 	s = arena_strndup(S->a, b.p, b.n);
 	buf_free(&b);
 	return s;
+}
+
+int64_t
+sema_param(const CKernel *k, const char *name)
+{
+	int i;
+
+	for (i = 0; i < k->nparam; i++)
+		if (strcmp(k->param_name[i], name) == 0)
+			return k->param_val[i];
+	return -1;
 }

@@ -193,18 +193,6 @@ FEATURE(bf16, 0, NULL, "ew_bf16")
 
 /* ------------------------------------------------------------ Splash */
 
-static int64_t
-param(const CKernel *k, const char *name)
-{
-	int i;
-
-	for (i = 0; i < k->nparam; i++)
-		if (strcmp(k->param_name[i], name) == 0)
-			return k->param_val[i];
-	ck_abort_msg("no size parameter %s", name);
-	return 0;
-}
-
 /* The causal block_mask and data_next tables (kernels/splash/). */
 static void
 causal_tables(const CKernel *k, InterpBuf *b, void *arg)
@@ -217,7 +205,8 @@ causal_tables(const CKernel *k, InterpBuf *b, void *arg)
 			*(strcmp(k->op[i].name, "block_mask") == 0 ? &bm : &dn) = i;
 	ck_assert(bm >= 0 && dn >= 0);
 	ck_assert_int_eq(splash_causal_tables((int)k->op[bm].shape.d[0],
-	    (int)param(k, "S"), (int)param(k, "BQ"), (int)param(k, "BKV"),
+	    (int)sema_param(k, "S"), (int)sema_param(k, "BQ"),
+	    (int)sema_param(k, "BKV"),
 	    b[bm].data, b[dn].data), 0);
 }
 

@@ -36,12 +36,7 @@ fill(int64_t n, uint32_t seed)
 static double
 bf16r(float f)
 {
-	uint32_t u;
-
-	memcpy(&u, &f, 4);
-	u = (u + 0x7fff + (u >> 16 & 1)) & 0xffff0000u;
-	memcpy(&f, &u, 4);
-	return f;
+	return pallas_bf16_to_f32(pallas_f32_to_bf16(f));
 }
 
 /* x as bf16 words, in a new buffer. */
@@ -51,12 +46,8 @@ to_bf16(const float *x, int64_t n)
 	uint16_t *h = xmalloc(sizeof *h * (size_t)(n > 0 ? n : 1));
 	int64_t i;
 
-	for (i = 0; i < n; i++) {
-		float f = (float)bf16r(x[i]);
-		uint32_t u;
-		memcpy(&u, &f, 4);
-		h[i] = (uint16_t)(u >> 16);
-	}
+	for (i = 0; i < n; i++)
+		h[i] = pallas_f32_to_bf16(x[i]);
 	return h;
 }
 

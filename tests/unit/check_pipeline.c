@@ -111,18 +111,6 @@ op_named(const CKernel *k, const char *name)
 	return -1;
 }
 
-static int64_t
-param(const CKernel *k, const char *name)
-{
-	int i;
-
-	for (i = 0; i < k->nparam; i++)
-		if (strcmp(k->param_name[i], name) == 0)
-			return k->param_val[i];
-	ck_abort_msg("no parameter '%s'", name);
-	return -1;
-}
-
 /* Events of operand op of the given kind among e[0 .. n). */
 static int
 count_ev(const PlanEv *e, int n, int op, PlanEvKind kind)
@@ -297,8 +285,9 @@ causal(const CKernel *k, int32_t **bm, int32_t **dn)
 
 	*bm = xmalloc((size_t)n * sizeof(int32_t));
 	*dn = xmalloc((size_t)n * sizeof(int32_t));
-	ck_assert_int_eq(splash_causal_tables((int)param(k, "H"),
-	    (int)param(k, "S"), (int)param(k, "BQ"), (int)param(k, "BKV"),
+	ck_assert_int_eq(splash_causal_tables((int)sema_param(k, "H"),
+	    (int)sema_param(k, "S"), (int)sema_param(k, "BQ"),
+	    (int)sema_param(k, "BKV"),
 	    *bm, *dn), 0);
 }
 
@@ -321,8 +310,8 @@ START_TEST(splash_skipped_blocks)
 	ik = op_named(k, "k");
 	iv = op_named(k, "v");
 	iq = op_named(k, "q");
-	H = param(k, "H");
-	KVH = param(k, "KVH");
+	H = sema_param(k, "H");
+	KVH = sema_param(k, "KVH");
 	nq = k->axis[1].extent;
 	nk = k->axis[2].extent;
 	p = mosaic_plan(k, tab, &f.d, &f.a);

@@ -688,12 +688,7 @@ END_TEST
 static double
 bf16r(float f)
 {
-	uint32_t u;
-
-	memcpy(&u, &f, 4);
-	u = (u + 0x7fff + (u >> 16 & 1)) & 0xffff0000u;
-	memcpy(&f, &u, 4);
-	return f;
+	return pallas_bf16_to_f32(pallas_f32_to_bf16(f));
 }
 
 /* x as bf16 words (nearest even), in place over the first half. */
@@ -703,12 +698,8 @@ to_bf16(float *x, int64_t n)
 	uint16_t *h = (uint16_t *)(void *)x;
 	int64_t i;
 
-	for (i = 0; i < n; i++) {
-		float f = (float)bf16r(x[i]);
-		uint32_t u;
-		memcpy(&u, &f, 4);
-		h[i] = (uint16_t)(u >> 16);
-	}
+	for (i = 0; i < n; i++)	/* h[i] overlaps x[i / 2]: read first */
+		h[i] = pallas_f32_to_bf16(x[i]);
 }
 
 /*
