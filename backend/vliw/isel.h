@@ -115,6 +115,8 @@ int isel_sdiv(Isel *I, int a, TRef divisor, int rem);
 
 /* ------------------------------------------------------------ isel_ref.c */
 const TBuf *isel_rbuf(Isel *I, const Ref *r);
+/* Marks the memory op in as touching only buffer b (LIns.mlo/mhi). */
+void isel_tag(LIns *in, const TBuf *b);
 Ref *isel_ref_of_buf(Isel *I, int b);
 Ref *isel_narrow(Isel *I, const Ref *r, const TOp *o, int n,
     const TIdx *idx);

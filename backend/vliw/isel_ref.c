@@ -33,6 +33,17 @@ isel_rbuf(Isel *I, const Ref *r)
 	return &I->tf->buf.v[r->buf];
 }
 
+void
+isel_tag(LIns *in, const TBuf *b)
+{
+	int64_t hi = b->offset + (int64_t)b->nslot * b->slot_bytes;
+
+	if (b->offset >= 0 && b->slot_bytes > 0 && hi <= INT32_MAX) {
+		in->mlo = (int32_t)b->offset;
+		in->mhi = (int32_t)hi;
+	}
+}
+
 Ref *
 isel_ref_of_buf(Isel *I, int b)
 {
@@ -319,6 +330,7 @@ isel_vacc_mem(Isel *I, const VAcc *a, int store, int v, int64_t delta,
 		in = add(I, OP_VST, 0, a->base, v, 0);
 	in->imm = (int32_t)(a->imm + delta + p->delta);
 	in->x = (uint16_t)(p->mask | (unsigned)p->stride << 8);
+	isel_tag(in, a->b);
 	return in;
 }
 
@@ -729,8 +741,10 @@ isel_saccess(Isel *I, const TOp *o, int store)
 	if (store) {
 		LIns *in = add(I, OP_SST, 0, base, isel_scal(I, o->arg[1]), 0);
 		in->imm = (int32_t)imm;
+		isel_tag(in, isel_rbuf(I, q));
 	} else {
 		I->val[o->res[0]].r = sreg(I);
-		addi(I, OP_SLD, I->val[o->res[0]].r, base, imm);
+		isel_tag(addi(I, OP_SLD, I->val[o->res[0]].r, base, imm),
+		    isel_rbuf(I, q));
 	}
 }

@@ -671,6 +671,7 @@ isel_xlu_op(Isel *I, const TOp *o, Val *out)
    s[base] + imm + i * rstride + j * cstride; full: its columns end where
    the buffer's do (writing a last tile's padding lanes is harmless). */
 typedef struct MView {
+	const TBuf *b;
 	int base;
 	int64_t imm, rows, cols, rstride, cstride;
 	int full;
@@ -686,6 +687,7 @@ mview(Isel *I, TRef ref, MView *m)
 
 	if (!r || isel_region(I, r, &m->rows, &m->cols))
 		return -1;
+	m->b = isel_rbuf(I, r);
 	rk = r->rank;
 	if (r->space != TS_VMEM || (t != DT_F32 && t != DT_I32) || rk < 2)
 		return unsupported(I, "a transpose or roll in memory of views "
@@ -720,6 +722,7 @@ mtile(Isel *I, const MView *m, int64_t i, int64_t j, int store, int v)
 	    add(I, OP_VLD, v, m->base, 0, 0);
 	in->imm = (int32_t)(m->imm + i * m->rstride + j * m->cstride);
 	in->x = (uint16_t)(((1u << (store ? rows : S)) - 1) | 1u << 8);
+	isel_tag(in, m->b);
 	return v;
 }
 

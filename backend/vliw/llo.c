@@ -3,7 +3,8 @@
  * and the --emit=llo printer.
  *
  * Gives:    llo_new_func, llo_new_blk, llo_new_reg, llo_add,
- *           llo_field_class, llo_has_imm, llo_print (vliw.h).
+ *           llo_field_class, llo_has_imm, llo_pure, llo_flat_regs,
+ *           llo_print (vliw.h).
  * Printing: one op per line in assembly order of its format, virtual
  *           registers as %s3 / %v7 / %m1 / %p2 (physical ones, after
  *           vliw_regalloc, as s3 / v7 ...), labels as .bN, and after
@@ -181,4 +182,41 @@ llo_print(Buf *out, const LFunc *f)
 		for (i = 0; i < f->blk.v[b].ins.n; i++)
 			print_ins(out, f, &f->blk.v[b].ins.v[i]);
 	}
+}
+
+int
+llo_pure(const LIns *in)
+{
+	const MachOpInfo *oi = &mach_opinfo[in->op];
+	LClass dc = llo_field_class(in->op, FLD_D);
+	const int src[] = { in->a, in->b, in->c };
+	static const int fld[] = { FLD_A, FLD_B, FLD_C };
+	int i;
+
+	if ((oi->unit != U_SALU && oi->unit != U_VALU) || oi->flags ||
+	    in->op == OP_NOP || in->guard || in->gneg || dc == LC_NONE)
+		return 0;
+	for (i = 0; i < 3; i++)
+		if (llo_field_class(in->op, fld[i]) == dc && src[i] == in->d)
+			return 0;
+	return 1;
+}
+
+int
+llo_flat_regs(const LIns *in, const int *base, int r[4], int *d)
+{
+	static const int fld[] = { FLD_A, FLD_B, FLD_C };
+	const int v[] = { in->a, in->b, in->c };
+	LClass c;
+	int k, n = 0;
+
+	if (in->guard)
+		r[n++] = base[LC_P] + in->guard;
+	for (k = 0; k < 3; k++)
+		if ((c = llo_field_class(in->op, fld[k])) != LC_NONE &&
+		    !(c == LC_P && v[k] == 0))
+			r[n++] = base[c] + v[k];
+	c = llo_field_class(in->op, FLD_D);
+	*d = c == LC_NONE || (c == LC_P && in->d == 0) ? -1 : base[c] + in->d;
+	return n;
 }

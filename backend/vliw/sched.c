@@ -11,11 +11,7 @@
  *           No op is added, removed or rewritten.
  * Ordering: (cycle[j] >= cycle[i] + lat for i before j)
  *           register RAW lat(i), WAR 0, WAW max(lat(i), 1);
- *           VMEM store->load LAT_VST, store->store 1, load->store 0;
- *           SMEM store->load lat(sst), other SMEM pairs 1;
- *           DMA starts, waits, sync and trace ops keep program order (1);
- *           memory ops before a DMA: stores their latency, loads 1;
- *           a wait or DMA before a memory op: 1;
+ *           memory and DMA order as dep.c says (vliw_mem_dep);
  *           EUP pushes in order, pops in order, pop k >= push k + LAT_EUP,
  *           push k >= pop (k - eup_fifo) + 1;
  *           per MXU (mxu_deps): pushes, latches and matmuls keep their
@@ -52,7 +48,9 @@
  *           schedules again keeping every block's ops in their order from
  *           vliw_isel (no op starts before an earlier one), so no value
  *           lives longer than the selector made it; vliw_regalloc uses it
- *           when the first schedule needs too many registers.
+ *           when the first schedule needs too many registers.  Blocks
+ *           vliw_modulo made (LBlk.inorder) are always scheduled so: their
+ *           order is the software pipeline's.
  * Entry:    vliw_sched(LFunc *), vliw_sched_serial(LFunc *)
  * Tests:    tests/unit/check_vliw.c (packing, latencies, a loop whose
  *           body ends in a long-latency op); tests/unit/check_mxu.c
@@ -185,107 +183,20 @@ edge(Sched *S, int i, int j, int l)
 	S->node[j].npred++;
 }
 
-/* The flat registers in reads or writes (d gets the written one, or
-   -1); returns how many it reads into r[]. */
-static int
-regs(const Sched *S, const LIns *in, int r[4], int *d)
-{
-	static const int fld[] = { FLD_A, FLD_B, FLD_C };
-	const int v[] = { in->a, in->b, in->c };
-	LClass c;
-	int k, n = 0;
-
-	if (in->guard)
-		r[n++] = S->base[LC_P] + in->guard;
-	for (k = 0; k < 3; k++)
-		if ((c = llo_field_class(in->op, fld[k])) != LC_NONE &&
-		    !(c == LC_P && v[k] == 0))
-			r[n++] = S->base[c] + v[k];
-	c = llo_field_class(in->op, FLD_D);
-	*d = c == LC_NONE || (c == LC_P && in->d == 0) ? -1 :
-	    S->base[c] + in->d;
-	return n;
-}
-
-static int
-reads(const Node *y, int r)
-{
-	int k;
-
-	for (k = 0; k < y->nr; k++)
-		if (y->r[k] == r)
-			return 1;
-	return 0;
-}
-
 /* RAW lat(x), WAW max(lat(x), 1), WAR 0; -1 if x and y share none. */
 static int
 reg_dep(Sched *S, int i, int j)
 {
 	const Node *x = &S->node[i], *y = &S->node[j];
-	int l = -1, lx = lat(S, &S->ins[i]), k;
 
-	if (x->d >= 0) {
-		if (reads(y, x->d))
-			l = lx;
-		if (y->d == x->d && l < (lx > 1 ? lx : 1))
-			l = lx > 1 ? lx : 1;
-	}
-	for (k = 0; k < x->nr && l < 0; k++)
-		if (y->d == x->r[k])
-			l = 0;
-	return l;
-}
-
-enum { M_NONE, M_VLD, M_VST, M_SLD, M_SST };
-
-static int
-mem(const LIns *in)
-{
-	int f = flags(in), u = mach_opinfo[in->op].unit;
-
-	if (u == U_VLD && (f & MACH_F_LOAD))
-		return M_VLD;
-	if (u == U_VST)
-		return M_VST;
-	if (in->op == OP_SLD)
-		return M_SLD;
-	if (in->op == OP_SST)
-		return M_SST;
-	return M_NONE;
-}
-
-static int
-is_misc(const LIns *in)
-{
-	return mach_opinfo[in->op].unit == U_MISC;
+	return vliw_reg_dep(lat(S, &S->ins[i]), x->d, x->r, x->nr, y->d, y->r,
+	    y->nr);
 }
 
 static int
 mem_dep(Sched *S, const LIns *x, const LIns *y)
 {
-	int mx = mem(x), my = mem(y);
-
-	if (is_misc(x) && is_misc(y))
-		return 1;
-	if (is_misc(x) && my != M_NONE)
-		return 1;
-	if (mx != M_NONE && (flags(y) & MACH_F_DMA))
-		return mx == M_VST || mx == M_SST ? lat(S, x) : 1;
-	if (mx != M_NONE && is_misc(y))
-		return 0;
-	if (mx == M_VST && my == M_VLD)
-		return lat(S, x);
-	if (mx == M_VST && my == M_VST)
-		return 1;
-	if (mx == M_VLD && my == M_VST)
-		return 0;
-	if (mx == M_SST && my == M_SLD)
-		return lat(S, x) > 1 ? lat(S, x) : 1;
-	if ((mx == M_SST || mx == M_SLD) && (my == M_SST || my == M_SLD) &&
-	    !(mx == M_SLD && my == M_SLD))
-		return 1;
-	return -1;
+	return vliw_mem_dep(S->mp, x, y);
 }
 
 static int
@@ -681,7 +592,8 @@ block(LFunc *f, LBlk *b, const int *base, int mode, const int *entry,
 			S.window = WINDOW_REGS * f->mp->nvreg;
 	for (i = 0; i < S.n; i++) {
 		S.node[i].cycle = -1;
-		S.node[i].nr = regs(&S, &S.ins[i], S.node[i].r, &S.node[i].d);
+		S.node[i].nr = llo_flat_regs(&S.ins[i], base, S.node[i].r,
+		    &S.node[i].d);
 	}
 	deps(&S);
 	priorities(&S);
@@ -812,8 +724,8 @@ sched_pass(Fn *F, int mode)
 		if (bk->ins.n)
 			memcpy(bk->ins.v, F->orig[b], sizeof(LIns) *
 			    (size_t)bk->ins.n);
-		block(F->f, bk, F->base, mode, F->entry[b], F->leave[b],
-		    F->mcnt[b]);
+		block(F->f, bk, F->base, mode | (bk->inorder ? SERIAL : 0),
+		    F->entry[b], F->leave[b], F->mcnt[b]);
 		ns = succs(F->f, b, s);
 		for (k = 0; k < ns; k++)	/* s[0]: a br's target */
 			grew |= merge(F, b, s[k], k == 0 && bk->ins.n &&

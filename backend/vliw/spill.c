@@ -100,30 +100,47 @@ zero(Sp *P)
 	return b;
 }
 
+/* A spill access touches its own slot only (LIns.mlo/mhi). */
+static void
+tag(LIns *in, int32_t a, int32_t bytes)
+{
+	in->mlo = a;
+	in->mhi = a + bytes;
+}
+
+/* A whole-vreg access of the slot at a. */
+static void
+vtag(Sp *P, LIns *in, int32_t a)
+{
+	const MachPreset *mp = P->f->mp;
+
+	in->x = full_mask(mp);
+	tag(in, a, (int32_t)(4 * mp->sublanes * mp->lanes));
+}
+
 static void
 reload(Sp *P, LClass c, int t, int32_t a)
 {
-	const MachPreset *mp = P->f->mp;
 	int s, v, z;
 
 	switch (c) {
 	case LC_S:
 		emit(P, OP_SMOVI, t, 0, 0, 0, 0);
-		emit(P, OP_SLD, t, t, 0, 0, a);
+		tag(emit(P, OP_SLD, t, t, 0, 0, a), a, 4);
 		break;
 	case LC_P:
 		s = llo_new_reg(P->f, LC_S);
 		emit(P, OP_SMOVI, s, 0, 0, 0, 0);
-		emit(P, OP_SLD, s, s, 0, 0, a);
+		tag(emit(P, OP_SLD, s, s, 0, 0, a), a, 4);
 		emit(P, OP_SCMPINE, t, s, 0, 0, 0);
 		break;
 	case LC_V:
-		emit(P, OP_VLD, t, zero(P), 0, 0, a)->x = full_mask(mp);
+		vtag(P, emit(P, OP_VLD, t, zero(P), 0, 0, a), a);
 		break;
 	default:
 		v = llo_new_reg(P->f, LC_V);
 		z = llo_new_reg(P->f, LC_V);
-		emit(P, OP_VLD, v, zero(P), 0, 0, a)->x = full_mask(mp);
+		vtag(P, emit(P, OP_VLD, v, zero(P), 0, 0, a), a);
 		emit(P, OP_VBCASTI, z, 0, 0, 0, 0);
 		emit(P, OP_VCMPNEI, t, v, z, 0, 0);
 		break;
@@ -133,29 +150,28 @@ reload(Sp *P, LClass c, int t, int32_t a)
 static void
 store(Sp *P, LClass c, int t, int32_t a)
 {
-	const MachPreset *mp = P->f->mp;
 	int s, v, b;
 
 	switch (c) {
 	case LC_S:
-		emit(P, OP_SST, 0, zero(P), t, 0, a);
+		tag(emit(P, OP_SST, 0, zero(P), t, 0, a), a, 4);
 		break;
 	case LC_P:
 		s = llo_new_reg(P->f, LC_S);
 		emit(P, OP_SMOVI, s, 0, 0, 0, 0);
 		emit(P, OP_SMOVI, s, 0, 0, 0, 1)->guard = t;
-		emit(P, OP_SST, 0, zero(P), s, 0, a);
+		tag(emit(P, OP_SST, 0, zero(P), s, 0, a), a, 4);
 		break;
 	case LC_V:
-		emit(P, OP_VST, 0, zero(P), t, 0, a)->x = full_mask(mp);
+		vtag(P, emit(P, OP_VST, 0, zero(P), t, 0, a), a);
 		break;
 	default:
 		v = llo_new_reg(P->f, LC_V);
 		b = zero(P);
 		emit(P, OP_VBCASTI, v, 0, 0, 0, 0);
-		emit(P, OP_VST, 0, b, v, 0, a)->x = full_mask(mp);
+		vtag(P, emit(P, OP_VST, 0, b, v, 0, a), a);
 		emit(P, OP_VBCASTI, v, 0, 0, 0, 1);
-		emit(P, OP_VSTMSK, 0, b, v, t, a)->x = full_mask(mp);
+		vtag(P, emit(P, OP_VSTMSK, 0, b, v, t, a), a);
 		break;
 	}
 }

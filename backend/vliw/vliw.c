@@ -1,46 +1,92 @@
 /*
  * vliw.c - the VLIW backend's pipeline, written out in one place.
  *
- * Gives:    vliw_compile, vliw_compile_asm, vliw_compile_llo (vliw.h).
- * Order:    per tile-IR function: vliw_isel -> vliw_sched ->
- *           vliw_regalloc (which spills and schedules again when the
- *           registers run out); then vliw_emit over all of them.
+ * Gives:    vliw_compile, vliw_compile_opts, vliw_compile_asm,
+ *           vliw_compile_llo (vliw.h).
+ * Order:    per tile-IR function: vliw_isel -> vliw_cse -> vliw_licm ->
+ *           vliw_modulo -> vliw_sched -> vliw_regalloc (which spills and
+ *           schedules again when the registers run out); then vliw_emit
+ *           over all of them.
  */
 #include <stdlib.h>
 
 #include "backend/vliw/vliw.h"
 
+/* The passes over LLO before scheduling (VliwOpts.off leaves some out);
+   returns the loops software-pipelined. */
+static int
+passes(LFunc *f, unsigned off)
+{
+	if (!(off & VLIW_NO_CSE))
+		vliw_cse(f);
+	if (!(off & VLIW_NO_LICM))
+		vliw_licm(f);
+	return off & VLIW_NO_MODULO ? 0 : vliw_modulo(f);
+}
+
+static int
+spilled(const LFunc *f)
+{
+	return f->nspill[LC_S] + f->nspill[LC_V] + f->nspill[LC_M] +
+	    f->nspill[LC_P];
+}
+
+/* One function through isel, the passes, sched and regalloc; NULL after
+   an error.  A software pipeline needs registers for the iterations it
+   overlaps: when the function then spills, it is compiled again without
+   it, and the one that spills less is kept. */
+static LFunc *
+compile_func(const TFunc *tf, const MachPreset *p, unsigned off, Diag *d,
+    Arena *a)
+{
+	LFunc *f = vliw_isel(tf, p, d, a), *g;
+	int piped;
+
+	if (!f)
+		return NULL;
+	piped = passes(f, off);
+	vliw_sched(f);
+	if (vliw_regalloc(f, d))
+		return NULL;
+	if (!piped || !spilled(f))
+		return f;
+	g = compile_func(tf, p, off | VLIW_NO_MODULO, d, a);
+	return g && spilled(g) < spilled(f) ? g : f;
+}
+
 /* The scheduled, allocated functions of m (lf[0 .. m->func.n)). */
 static int
-backend(const TModule *m, const MachPreset *p, Diag *d, Arena *a,
-    LFunc ***out)
+backend(const TModule *m, const MachPreset *p, const VliwOpts *o, Diag *d,
+    Arena *a, LFunc ***out)
 {
+	unsigned off = o ? o->off : 0;
 	LFunc **lf = arena_alloc(a, sizeof *lf * (size_t)(m->func.n + 1));
 	int i, rc = 0;
 
-	for (i = 0; i < m->func.n; i++) {
-		if (!(lf[i] = vliw_isel(m->func.v[i], p, d, a))) {
+	for (i = 0; i < m->func.n; i++)
+		if (!(lf[i] = compile_func(m->func.v[i], p, off, d, a)))
 			rc = -1;
-			continue;
-		}
-		vliw_sched(lf[i]);
-		if (vliw_regalloc(lf[i], d))
-			rc = -1;
-	}
 	*out = lf;
 	return rc;
+}
+
+int
+vliw_compile_opts(const TModule *m, const MachPreset *p, const VliwOpts *o,
+    Diag *d, Arena *a, MachProgram **out)
+{
+	LFunc **lf;
+
+	*out = NULL;
+	if (backend(m, p, o, d, a, &lf))
+		return -1;
+	return vliw_emit(lf, m->func.n, p, d->sm, d, out);
 }
 
 int
 vliw_compile(const TModule *m, const MachPreset *p, Diag *d, Arena *a,
     MachProgram **out)
 {
-	LFunc **lf;
-
-	*out = NULL;
-	if (backend(m, p, d, a, &lf))
-		return -1;
-	return vliw_emit(lf, m->func.n, p, d->sm, d, out);
+	return vliw_compile_opts(m, p, NULL, d, a, out);
 }
 
 int
@@ -53,7 +99,7 @@ vliw_compile_asm(const TModule *m, const MachPreset *p, Diag *d, Arena *a,
 	size_t len;
 	int i;
 
-	if (backend(m, p, d, a, &lf) ||
+	if (backend(m, p, NULL, d, a, &lf) ||
 	    vliw_emit(lf, m->func.n, p, d->sm, d, &prog))
 		return -1;
 	for (i = 0; i < m->func.n; i++)
@@ -78,6 +124,7 @@ vliw_compile_llo(const TModule *m, const MachPreset *p, Diag *d, Arena *a,
 			rc = -1;
 			continue;
 		}
+		passes(f, 0);
 		llo_print(llo, f);
 	}
 	return rc;

@@ -15,8 +15,9 @@
  * unless it ends in an unguarded br or halt; a br's target is a block.
  *
  * The pipeline (vliw.c, vliw_compile):
- *   vliw_isel -> vliw_sched -> vliw_regalloc (vliw_spill, vliw_sched
- *   again when registers run out) -> vliw_emit
+ *   vliw_isel -> vliw_cse -> vliw_licm -> vliw_modulo -> vliw_sched ->
+ *   vliw_regalloc (vliw_spill, vliw_sched again when registers run out)
+ *   -> vliw_emit
  */
 #ifndef PALLAS_VLIW_H
 #define PALLAS_VLIW_H
@@ -37,6 +38,11 @@ typedef struct LIns {
 	uint16_t x;		/* the literal field */
 	int32_t imm;		/* pool immediate (K_IMM) */
 	int target;		/* K_LABEL: target block, else -1 */
+	/* Memory ops: the bytes [mlo, mhi) of their space (VMEM for
+	   vector, SMEM for scalar ones) they may touch, when mhi > mlo
+	   (isel: the buffer, spill: the slot); else anywhere.  Two
+	   accesses with disjoint ranges are independent (vliw_mem_dep). */
+	int32_t mlo, mhi;
 	Loc loc;		/* source location, file 0 if none */
 	int cycle;		/* vliw_sched: bundle within the block */
 	int seq;		/* vliw_sched: position in vliw_isel's order */
@@ -45,6 +51,13 @@ typedef struct LIns {
 typedef struct LBlk {
 	VEC(LIns) ins;		/* in program order (scheduled: by cycle) */
 	int nbundle;		/* after vliw_sched: bundles of the block */
+	/* vliw_isel: > 0 when the block is a whole counted loop body (it
+	   ends in a br to itself, is entered only by falling into it and
+	   runs exactly 'trips' times each time), else 0. */
+	int64_t trips;
+	/* vliw_modulo: the ops are in the order to issue them (a
+	   software pipeline); vliw_sched keeps it. */
+	int inorder;
 } LBlk;
 
 /* An entry point's operand (see MachOperand). */
@@ -92,6 +105,14 @@ LIns *llo_add(LFunc *f, int blk, int op, int d, int a, int b, int c);
 LClass llo_field_class(int op, int fld);
 /* 1 when op's format has a K_IMM or K_LABEL operand. */
 int llo_has_imm(int op);
+/* 1 when in is a pure ALU op: a scalar or vector ALU op with no MACH_F_*
+   flag, unguarded, writing a register it does not read; its result
+   depends on its fields and source values only. */
+int llo_pure(const LIns *in);
+/* The registers in reads, guard first, as flat indices base[class] +
+   number (p0 left out), returned in r (the count); *d the one it writes,
+   or -1. */
+int llo_flat_regs(const LIns *in, const int *base, int r[4], int *d);
 /* Appends the --emit=llo text of f (stable). */
 void llo_print(Buf *out, const LFunc *f);
 
@@ -131,6 +152,50 @@ typedef struct VliwMM {
    *cur becomes the block to continue in).  Returns NULL, or (nothing
    appended) a phrase naming what cannot be lowered yet. */
 const char *vliw_isel_matmul(LFunc *f, int *cur, const VliwMM *mm);
+
+/* ----------------------------------------------------------- dep.c */
+/* The fewest cycles y must issue after x (x first in program order) for
+   their registers (flat indices as llo_flat_regs gives; d -1 for none):
+   RAW lat, WAW max(lat, 1), WAR 0, or -1 when they share none.  lat is
+   x's latency. */
+int vliw_reg_dep(int lat, int xd, const int *xr, int xnr, int yd,
+    const int *yr, int ynr);
+/* The fewest cycles y must issue after x (x first in program order) for
+   their memory, DMA and sync effects, or -1 when any order is fine
+   (disjoint LIns.mlo/mhi ranges, or no memory effect). */
+int vliw_mem_dep(const MachPreset *mp, const LIns *x, const LIns *y);
+
+/* ----------------------------------------------------------- modulo.c */
+/* Software-pipelines the counted one-block loops of f (LBlk.trips) where
+   it pays: each becomes a prologue, a kernel loop overlapping U
+   iterations' stages, and an epilogue (new blocks; branch targets
+   renumbered).  Runs on virtual registers before vliw_sched.  Returns
+   the number of loops pipelined. */
+int vliw_modulo(LFunc *f);
+
+/* ----------------------------------------------------------- cse.c */
+/*
+ * Local common-subexpression elimination, after vliw_isel, before
+ * vliw_sched: in each block, a pure SALU/VALU op (no flag, unguarded)
+ * equal in op, sources, x and imm to an earlier one whose sources and
+ * dest are unchanged in between is removed, and every read of its dest
+ * renamed to the earlier dest; only when both dests are written once in
+ * f and the removed dest is not read between the two.  Returns the ops
+ * removed.
+ */
+int vliw_cse(LFunc *f);
+
+/* ----------------------------------------------------------- licm.c */
+/*
+ * Loop-invariant code motion, after vliw_isel (and vliw_cse), before
+ * vliw_sched: for each single-block loop b (ends in a br to itself,
+ * entered only by falling through from b - 1), moves the pure SALU/VALU
+ * ops (no flag, unguarded; never loads) whose sources are not written in
+ * b, whose dest is written once in f and read only in b after the op, to
+ * the end of b - 1 (before its final guarded br), in order, until none is
+ * left.  Returns the ops hoisted.
+ */
+int vliw_licm(LFunc *f);
 
 /* ----------------------------------------------------------- sched.c */
 /* List-schedules every block of f; sets LIns.cycle and LBlk.nbundle. */
@@ -173,10 +238,19 @@ int vliw_emit(LFunc *const *f, int n, const MachPreset *mp,
  * The backend's pipeline for every function of m: isel, sched, regalloc,
  * emit.  *out is a new checked program (mach_program_free it), NULL on
  * failure.  Returns 0, or -1 after reporting through d.
- * vliw_compile_llo runs isel only and appends the --emit=llo text.
+ * vliw_compile_llo runs isel and the LLO passes (cse, licm, modulo) and
+ * appends the --emit=llo text (before scheduling).
  */
 int vliw_compile(const TModule *m, const MachPreset *p, Diag *d, Arena *a,
     MachProgram **out);
+/* The LLO passes that may be left out (VliwOpts.off), to measure them. */
+enum { VLIW_NO_CSE = 1, VLIW_NO_LICM = 2, VLIW_NO_MODULO = 4 };
+typedef struct VliwOpts {
+	unsigned off;		/* VLIW_NO_* bits */
+} VliwOpts;
+/* vliw_compile with options (o may be NULL: every pass). */
+int vliw_compile_opts(const TModule *m, const MachPreset *p,
+    const VliwOpts *o, Diag *d, Arena *a, MachProgram **out);
 /* As vliw_compile, and appends the -S text: per function a comment line
    with its VMEM/SMEM use and spill areas (vliw_spill_note), then the
    program's disassembly.  Returns 0, or -1 after reporting through d. */

@@ -18,8 +18,14 @@ pp_source(void *pp, Token *t)
 int
 vt_compile(VtUnit *u, const char *src, const char *preset)
 {
+	return vt_compile_opts(u, src, preset, NULL);
+}
+
+int
+vt_compile_opts(VtUnit *u, const char *src, const char *preset,
+    const VliwOpts *o)
+{
 	const MachPreset *mp = mach_preset(preset);
-	TModule *tm;
 	Ast *ast;
 	int rc = 0;
 
@@ -34,8 +40,8 @@ vt_compile(VtUnit *u, const char *src, const char *preset)
 	ck_assert_int_eq(pp_push_text(u->pp, "<test>", src, strlen(src)), 0);
 	ast = parse_module(pp_source, u->pp, &u->d, &u->a);
 	u->cm = sema_check(ast, mp, &u->d, &u->a);
-	if (u->d.nerror || mosaic_lower(u->cm, mp, &u->d, &u->a, &tm) ||
-	    vliw_compile(tm, mp, &u->d, &u->a, &u->prog))
+	if (u->d.nerror || mosaic_lower(u->cm, mp, &u->d, &u->a, &u->tm) ||
+	    vliw_compile_opts(u->tm, mp, o, &u->d, &u->a, &u->prog))
 		rc = -1;
 	fflush(u->out);
 	return rc;
@@ -112,8 +118,8 @@ vt_roundtrip(const VtUnit *u)
 	mach_program_free(q);
 }
 
-static const CKernel *
-kernel_of(const VtUnit *u, const char *entry)
+const CKernel *
+vt_kernel(const VtUnit *u, const char *entry)
 {
 	int i;
 
@@ -161,7 +167,7 @@ vt_check(const char *src, const char *preset, const char *entry,
 	memset(&r, 0, sizeof r);
 	ck_assert_msg(vt_compile(&u, src, preset) == 0, "%s on %s: %s", entry,
 	    preset, u.text);
-	k = kernel_of(&u, entry);
+	k = vt_kernel(&u, entry);
 	ref = xcalloc((size_t)k->nop + 1, sizeof *ref);
 	sim = xcalloc((size_t)k->nop + 1, sizeof *sim);
 	bufs = xcalloc((size_t)k->nop + 1, sizeof *bufs);

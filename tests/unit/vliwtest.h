@@ -28,13 +28,19 @@ typedef struct VtUnit {
 	size_t len;
 	FILE *out;
 	CheckedModule *cm;
+	TModule *tm;		/* the tile IR */
 	MachProgram *prog;
 } VtUnit;
 
 /* Compiles src for preset (every export); 0, or -1 with the diagnostics
    in u->text (then u->prog is NULL). */
 int vt_compile(VtUnit *u, const char *src, const char *preset);
+/* vt_compile with backend options (o may be NULL). */
+int vt_compile_opts(VtUnit *u, const char *src, const char *preset,
+    const VliwOpts *o);
 void vt_free(VtUnit *u);
+/* The kernel of export entry (fails the test if there is none). */
+const CKernel *vt_kernel(const VtUnit *u, const char *entry);
 
 /* Runs entry of u->prog with host buffers bufs[0 .. n) on a fresh device
    of u's preset; fails the test on an error or a trap.  The counters of

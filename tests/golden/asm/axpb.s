@@ -1,5 +1,5 @@
 # axpb64: VMEM 16384 of 16777216 bytes; SMEM 448 of 1048576 bytes
-# 170 bundles, 302 ops
+# 167 bundles, 236 ops
 .preset v4
 .region axpb64
 .entry axpb64 pc=L0
@@ -10,130 +10,127 @@ L0:
 	.loc "" 0 0 region=axpb64
 	smovi s0, 0 ; smovi s1, 1041 ; trace.begin axpb64
 	sst s1, [s0 + 208] ; smovi s2, 1024
-	sst s2, [s0 + 212] ; smovi s1, 1
-	sst s1, [s0 + 216] ; smovi s2, 1
-	sst s2, [s0 + 220] ; smovi s1, 1
-	sst s1, [s0 + 224] ; smovi s2, 0
-	sst s2, [s0 + 228] ; smovi s1, 0
-	sst s1, [s0 + 240] ; smovi s2, 0
-	sst s2, [s0 + 232] ; smovi s1, 0
-	sst s1, [s0 + 244] ; smovi s2, 0
-	sst s2, [s0 + 236] ; smovi s1, 0
-	sst s1, [s0 + 248] ; smovi s2, 0
-	sst s2, [s0 + 252] ; smovi s1, 0
-	sst s1, [s0 + 204] ; smovi s2, 1041
-	sst s2, [s0 + 272] ; smovi s1, 1024
-	sst s1, [s0 + 276] ; smovi s2, 1
-	sst s2, [s0 + 280] ; smovi s1, 1
-	sst s1, [s0 + 284] ; smovi s2, 1
-	sst s2, [s0 + 288] ; smovi s1, 0
-	sst s1, [s0 + 292] ; smovi s2, 0
-	sst s2, [s0 + 304] ; smovi s1, 0
-	sst s1, [s0 + 296] ; smovi s2, 0
-	sst s2, [s0 + 308] ; smovi s1, 0
-	sst s1, [s0 + 300] ; smovi s2, 0
-	sst s2, [s0 + 312] ; smovi s1, 0
-	sst s1, [s0 + 316] ; smovi s2, 0
-	sst s2, [s0 + 268] ; smovi s1, 1042
-	sst s1, [s0 + 336] ; smovi s2, 1024
-	sst s2, [s0 + 340] ; smovi s1, 1
-	sst s1, [s0 + 344] ; smovi s2, 1
-	sst s2, [s0 + 348] ; smovi s1, 1
-	sst s1, [s0 + 352] ; smovi s2, 0
-	sst s2, [s0 + 356] ; smovi s1, 0
-	sst s1, [s0 + 368] ; smovi s2, 0
-	sst s2, [s0 + 360] ; smovi s1, 0
-	sst s1, [s0 + 372] ; smovi s2, 0
-	sst s2, [s0 + 364] ; smovi s1, 0
-	sst s1, [s0 + 376] ; smovi s2, 0
-	sst s2, [s0 + 380] ; smovi s1, 0
-	sst s1, [s0 + 324] ; smovi s2, 1042
-	sst s2, [s0 + 400] ; smovi s1, 1024
-	sst s1, [s0 + 404] ; smovi s2, 1
-	sst s2, [s0 + 408] ; smovi s1, 1
-	sst s1, [s0 + 412] ; smovi s2, 1
-	sst s2, [s0 + 416] ; smovi s1, 0
-	sst s1, [s0 + 420] ; smovi s2, 0
-	sst s2, [s0 + 432] ; smovi s1, 0
-	sst s1, [s0 + 424] ; smovi s2, 0
-	sst s2, [s0 + 436] ; smovi s1, 0
-	sst s1, [s0 + 428] ; smovi s2, 0
-	sst s2, [s0 + 440] ; smovi s1, 0
-	sst s1, [s0 + 444] ; smovi s2, 0
-	sst s2, [s0 + 388]
-	smovi s1, 0 ; smovi s2, 0
-	sst s1, [s0 + 144] ; smovi s3, 0
-	sst s2, [s0 + 148] ; smovi s1, -2147483648
-	sst s3, [s0 + 152] ; smovi s2, -2147483648
-	sst s1, [s0 + 156] ; smovi s3, 0
-	sst s2, [s0 + 160] ; smovi s1, 0
-	smuli s2, s1, 4 ; smuli s4, s3, 512
-	sadd s1, s2, s4 ; sld s3, [s0]
-	sld s2, [s0 + 4] ; smovi s4, 0
-	sadd s5, s3, s1 ; smovi s6, 0
-	sst s2, [s0 + 196] ; saddi s1, s5, 0
-	sst s1, [s0 + 192] ; scmpi.eq p1, s6, 0
-	sst s4, [s0 + 200] ; scmpi.eq p2, s6, 1
-	smovi s1, 0 ; smovi s2, 0 ; (p1) dma.start f0, [s0 + 192]
-	smovi s3, 0 ; smovi s4, -2147483648 ; (p2) dma.start f1, [s0 + 192]
-	sst s1, [s0 + 164] ; smovi s5, -2147483648
-	sst s2, [s0 + 168] ; smovi s1, 0
-	sst s3, [s0 + 172] ; smov s2, s1
-	sst s4, [s0 + 176]
-	sst s5, [s0 + 180]
-L73:
-	saddi s1, s2, 1 ; smovi s3, 0
-	scmpi.eq p1, s1, 8 ; sld s4, [s0 + 156]
-	ssel s5, p1, s3, s1 ; sld s6, [s0 + 160]
-	sld s1, [s0 + 176] ; sld s3, [s0 + 180]
-	pnot p2, p1 ; scmp.ne p3, s2, s5
-	sld s7, [s0 + 144] ; scmp.ne p1, s2, s4
-	scmpi.ne p4, s6, 0 ; pand p5, p2, p3
-	sld s4, [s0 + 164] ; scmp.ne p3, s2, s1
-	scmpi.ne p6, s3, 0 ; scmp.ne p7, s2, s5
-	scmpi.eq p8, s2, 0 ; por p9, p1, p4
-	por p1, p3, p6 ; pand p4, p2, p7
-	(!p5) br L97
-	smuli s1, s5, 8 ; smovi s3, 0
-	smuli s5, s3, 4 ; smuli s6, s1, 512
-	smovi s1, 1 ; sld s3, [s0]
-	sadd s8, s5, s6 ; sld s9, [s0 + 4]
-	ssub s5, s1, s7 ; sadd s6, s3, s8
-	smovi s1, 1 ; smuli s3, s5, 4096
-	sst s9, [s0 + 260] ; saddi s5, s6, 0
-	ssub s6, s1, s7 ; sst s5, [s0 + 256]
-	saddi s1, s3, 0 ; scmpi.eq p1, s6, 0
-	sst s1, [s0 + 264] ; scmpi.eq p3, s6, 1
+	sst s2, [s0 + 212] ; smovi s3, 1
+	sst s3, [s0 + 216] ; smovi s4, 1042
+	sst s3, [s0 + 220]
+	sst s3, [s0 + 224]
+	sst s0, [s0 + 228]
+	sst s0, [s0 + 240]
+	sst s0, [s0 + 232]
+	sst s0, [s0 + 244]
+	sst s0, [s0 + 236]
+	sst s0, [s0 + 248]
+	sst s0, [s0 + 252]
+	sst s0, [s0 + 204]
+	sst s1, [s0 + 272]
+	sst s2, [s0 + 276]
+	sst s3, [s0 + 280]
+	sst s3, [s0 + 284]
+	sst s3, [s0 + 288]
+	sst s0, [s0 + 292]
+	sst s0, [s0 + 304]
+	sst s0, [s0 + 296]
+	sst s0, [s0 + 308]
+	sst s0, [s0 + 300]
+	sst s0, [s0 + 312]
+	sst s0, [s0 + 316]
+	sst s0, [s0 + 268]
+	sst s4, [s0 + 336]
+	sst s2, [s0 + 340]
+	sst s3, [s0 + 344]
+	sst s3, [s0 + 348]
+	sst s3, [s0 + 352]
+	sst s0, [s0 + 356]
+	sst s0, [s0 + 368]
+	sst s0, [s0 + 360]
+	sst s0, [s0 + 372]
+	sst s0, [s0 + 364]
+	sst s0, [s0 + 376]
+	sst s0, [s0 + 380]
+	sst s0, [s0 + 324]
+	sst s4, [s0 + 400]
+	sst s2, [s0 + 404]
+	sst s3, [s0 + 408]
+	sst s3, [s0 + 412]
+	sst s3, [s0 + 416]
+	sst s0, [s0 + 420]
+	sst s0, [s0 + 432]
+	sst s0, [s0 + 424]
+	sst s0, [s0 + 436]
+	sst s0, [s0 + 428]
+	sst s0, [s0 + 440]
+	sst s0, [s0 + 444]
+	sst s0, [s0 + 388]
+	smovi s1, 0 ; smovi s2, -2147483648
+	sst s1, [s0 + 144] ; smuli s3, s1, 4
+	sst s1, [s0 + 148] ; smuli s4, s1, 512
+	sst s1, [s0 + 152] ; sadd s5, s3, s4
+	sst s2, [s0 + 156] ; scmpi.eq p1, s1, 0
+	sst s2, [s0 + 160] ; scmpi.eq p2, s1, 1
+	sld s3, [s0] ; sld s4, [s0 + 4]
+	smov s6, s1
+	sadd s7, s3, s5 ; sst s4, [s0 + 196]
+	saddi s3, s7, 0
+	sst s3, [s0 + 192]
+	sst s1, [s0 + 200]
+	(p1) dma.start f0, [s0 + 192]
+	(p2) dma.start f1, [s0 + 192]
+	sst s1, [s0 + 164]
+	sst s1, [s0 + 168]
+	sst s1, [s0 + 172]
+	sst s2, [s0 + 176]
+	sst s2, [s0 + 180]
+L72:
+	saddi s1, s6, 1 ; smovi s2, 0
+	scmpi.eq p1, s1, 8 ; sld s3, [s0 + 156]
+	ssel s4, p1, s2, s1 ; sld s5, [s0 + 160]
+	sld s1, [s0 + 176] ; sld s2, [s0 + 180]
+	pnot p2, p1 ; scmp.ne p3, s6, s4
+	sld s7, [s0 + 144] ; scmp.ne p1, s6, s3
+	scmpi.ne p4, s5, 0 ; pand p5, p2, p3
+	sld s3, [s0 + 164] ; scmp.ne p3, s6, s1
+	scmpi.eq p6, s6, 0 ; scmpi.ne p7, s2, 0
+	por p6, p1, p4 ; por p8, p3, p7
+	(!p5) br L94
+	smuli s1, s4, 8 ; smovi s2, 0
+	smuli s4, s2, 4 ; smuli s5, s1, 512
+	smovi s1, 1 ; sld s2, [s0]
+	sadd s8, s4, s5 ; sld s9, [s0 + 4]
+	ssub s4, s1, s7 ; sadd s5, s2, s8
+	smuli s1, s4, 4096 ; sst s9, [s0 + 260]
+	saddi s2, s5, 0 ; saddi s8, s1, 0
+	sst s2, [s0 + 256] ; scmpi.eq p1, s4, 0
+	sst s8, [s0 + 264] ; scmpi.eq p3, s4, 1
 	(p1) dma.start f0, [s0 + 256]
 	(p3) dma.start f1, [s0 + 256]
-L97:
+L94:
 	sld s1, [s0 + 172]
 	nop
 	scmpi.ne p1, s1, 0
-	(!p1) br L114
-	sld s1, [s0 + 176] ; sld s3, [s0 + 180]
-	sld s5, [s0 + 164] ; smovi s6, 1
-	smuli s8, s1, 8 ; smuli s9, s3, 128
-	ssub s1, s6, s5 ; smuli s3, s9, 4
-	smuli s5, s1, 4096 ; smuli s6, s8, 512
-	sadd s8, s3, s6 ; sld s9, [s0 + 8]
-	sld s3, [s0 + 12] ; saddi s6, s5, 8192
-	sadd s5, s9, s8 ; sst s6, [s0 + 320]
-	sst s3, [s0 + 332] ; saddi s6, s5, 0
-	sst s6, [s0 + 328] ; scmpi.eq p1, s1, 0
-	scmpi.eq p3, s1, 1 ; smovi s3, 0 ; (p1) dma.start f2, [s0 + 320]
+	(!p1) br L111
+	sld s1, [s0 + 176] ; sld s2, [s0 + 180]
+	sld s4, [s0 + 164] ; smovi s5, 1
+	smuli s8, s1, 8 ; smuli s9, s2, 128
+	ssub s1, s5, s4 ; smuli s2, s9, 4
+	smuli s4, s1, 4096 ; smuli s5, s8, 512
+	sadd s8, s2, s5 ; sld s9, [s0 + 8]
+	sld s2, [s0 + 12] ; saddi s5, s4, 8192
+	sadd s4, s9, s8 ; sst s5, [s0 + 320]
+	sst s2, [s0 + 332] ; saddi s5, s4, 0
+	sst s5, [s0 + 328] ; scmpi.eq p1, s1, 0
+	scmpi.eq p3, s1, 1 ; smovi s2, 0 ; (p1) dma.start f2, [s0 + 320]
 	(p3) dma.start f3, [s0 + 320]
-	sst s3, [s0 + 172]
-L114:
-	(!p9) br L118
+	sst s2, [s0 + 172]
+L111:
+	(!p6) br L115
 	scmpi.eq p1, s7, 0 ; scmpi.eq p3, s7, 1
 	(p1) sync.take f0, 1
 	(p3) sync.take f1, 1
-L118:
+L115:
 	.loc "examples/axpb.pk" 15 5 region=axpb64
 	smuli s1, s7, 4096 ; pnot p1, p2 ; vbcasti v0, 2.0f ; vbcasti v1, 1.0f
 	.loc "examples/axpb.pk" 15 5 region=axpb64
-	smuli s3, s4, 4096 ; por p2, p1, p4 ; vld v2, [s1]
+	smuli s2, s3, 4096 ; por p2, p1, p5 ; vld v2, [s1]
 	nop
 	.loc "examples/axpb.pk" 15 5 region=axpb64
 	vmul.f32 v3, v2, v0
@@ -142,34 +139,34 @@ L118:
 	vadd.f32 v0, v3, v1
 	nop
 	.loc "examples/axpb.pk" 15 5 region=axpb64
-	(!p2) br L137 ; vst v0, [s3 + 8192]
+	(!p2) br L134 ; vst v0, [s2 + 8192]
 	.loc "" 0 0 region=axpb64
-	smovi s1, 1 ; sld s3, [s0 + 168]
-	ssub s5, s1, s4
-	scmpi.ne p1, s3, 0
-	(!p1) br L133
-	scmpi.eq p1, s5, 0 ; scmpi.eq p2, s5, 1
+	smovi s1, 1 ; sld s2, [s0 + 168]
+	ssub s4, s1, s3
+	scmpi.ne p1, s2, 0
+	(!p1) br L130
+	scmpi.eq p1, s4, 0 ; scmpi.eq p2, s4, 1
 	(p1) sync.take f2, 1
 	(p2) sync.take f3, 1
-L133:
-	smovi s1, 1 ; smovi s3, 1
-	sst s1, [s0 + 168]
-	sst s5, [s0 + 164]
-	sst s3, [s0 + 172]
-L137:
-	sst s2, [s0 + 156] ; smovi s1, 0
-	sst s1, [s0 + 160] ; (!p5) br L142
+L130:
 	smovi s1, 1
-	ssub s3, s1, s7
-	sst s3, [s0 + 144]
-L142:
-	sst s2, [s0 + 176] ; saddi s2, s2, 1
-	smovi s1, 0 ; scmpi.lt p1, s2, 8
-	sst s1, [s0 + 180] ; (p1) br L73
+	sst s1, [s0 + 168]
+	sst s4, [s0 + 164]
+	sst s1, [s0 + 172]
+L134:
+	sst s6, [s0 + 156] ; smovi s1, 0
+	sst s1, [s0 + 160] ; (!p5) br L139
+	smovi s1, 1
+	ssub s2, s1, s7
+	sst s2, [s0 + 144]
+L139:
+	sst s6, [s0 + 176] ; saddi s6, s6, 1
+	smovi s1, 0 ; scmpi.lt p1, s6, 8
+	sst s1, [s0 + 180] ; (p1) br L72
 	sld s1, [s0 + 172]
 	nop
 	scmpi.ne p1, s1, 0
-	(!p1) br L162
+	(!p1) br L159
 	sld s1, [s0 + 176] ; sld s2, [s0 + 180]
 	sld s3, [s0 + 164] ; smovi s4, 1
 	smuli s5, s1, 8 ; smuli s6, s2, 128
@@ -183,13 +180,13 @@ L142:
 	scmpi.eq p2, s1, 1 ; smovi s2, 0 ; (p1) dma.start f2, [s0 + 384]
 	(p2) dma.start f3, [s0 + 384]
 	sst s2, [s0 + 172]
-L162:
+L159:
 	sld s1, [s0 + 164] ; sld s2, [s0 + 168]
 	smovi s0, 1
 	ssub s3, s0, s1 ; scmpi.ne p1, s2, 0
-	(!p1) br L169
+	(!p1) br L166
 	scmpi.eq p1, s3, 0 ; scmpi.eq p2, s3, 1
 	(p1) sync.take f2, 1
 	(p2) sync.take f3, 1
-L169:
+L166:
 	halt ; trace.end axpb64
