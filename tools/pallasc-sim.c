@@ -16,7 +16,8 @@
 
 /* The program of export 'name' alone (the others are not compiled). */
 static MachProgram *
-compile_one(const CheckedModule *m, const char *name, Diag *d, Arena *a)
+compile_one(const CheckedModule *m, const char *name, const VliwOpts *o,
+    Diag *d, Arena *a)
 {
 	TModule *tm, one = { 0 };
 	MachProgram *p = NULL;
@@ -31,7 +32,7 @@ compile_one(const CheckedModule *m, const char *name, Diag *d, Arena *a)
 	if (mosaic_lower(&sub, m->preset, d, a, &tm))
 		return NULL;
 	one = *tm;
-	if (vliw_compile(&one, m->preset, d, a, &p))
+	if (vliw_compile_opts(&one, m->preset, o, d, a, &p))
 		return NULL;
 	return p;
 }
@@ -125,7 +126,7 @@ sim_kernel(const RunOpts *r, const CheckedModule *m, const char *name,
 	MachProgram *p;
 	int rc = -1;
 
-	if ((p = compile_one(m, name, d, &a)) != NULL)
+	if ((p = compile_one(m, name, &r->vliw, d, &a)) != NULL)
 		rc = simulate(r, p, name, b, n, stats);
 	mach_program_free(p);
 	arena_free(&a);

@@ -123,6 +123,10 @@ static const char usage_text[] =
 "                             (default: the host's)\n"
 "  -fdiagnostics-color=WHEN   colour diagnostics: auto (default), always, never\n"
 "  -fdiagnostics-format=FMT   text (default) or json\n"
+"  -fno-cse, -fno-licm, -fno-modulo-sched\n"
+"                             leave out a backend pass (common\n"
+"                             subexpressions, loop invariants, software\n"
+"                             pipelining of counted loops), to measure it\n"
 "  -Werror                    treat warnings as errors\n"
 "  --help                     print this help and exit\n"
 "  --version                  print the version and exit\n"
@@ -201,6 +205,27 @@ long_value(const char *arg, const char *name)
 	return NULL;
 }
 
+/* -fno-cse, -fno-licm, -fno-modulo-sched: 0, or -1 if arg is none. */
+static int
+pass_flag(VliwOpts *v, const char *arg)
+{
+	static const struct {
+		const char *flag;
+		unsigned bit;
+	} pass[] = {
+		{ "-fno-cse", VLIW_NO_CSE }, { "-fno-licm", VLIW_NO_LICM },
+		{ "-fno-modulo-sched", VLIW_NO_MODULO },
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof pass / sizeof pass[0]; k++)
+		if (strcmp(arg, pass[k].flag) == 0) {
+			v->off |= pass[k].bit;
+			return 0;
+		}
+	return -1;
+}
+
 static int
 parse_flag(Options *o, Arena *a, int argc, char **argv, int *i)
 {
@@ -219,6 +244,8 @@ parse_flag(Options *o, Arena *a, int argc, char **argv, int *i)
 		o->werror = 1;
 		return 0;
 	}
+	if ((rc = pass_flag(&o->run.vliw, arg)) >= 0)
+		return rc;
 	if ((v = long_value(arg, "--emit")))
 		return set_emit(o, v);
 	if ((v = long_value(arg, "--preset")))
@@ -416,15 +443,16 @@ main_file(const SrcMgr *sm, const char *input)
 
 /* --emit=llo and -S / --emit=asm: the VLIW backend's text levels. */
 static int
-vliw_text(const CheckedModule *cm, int asm_, Diag *d, Arena *a, Buf *out)
+vliw_text(const CheckedModule *cm, int asm_, const VliwOpts *vo, Diag *d,
+    Arena *a, Buf *out)
 {
 	TModule *tm;
 
 	if (mosaic_lower(cm, cm->preset, d, a, &tm))
 		return EXIT_OK;		/* reported: the caller sees nerror */
 	if (!asm_)
-		return vliw_compile_llo(tm, cm->preset, d, a, out), EXIT_OK;
-	vliw_compile_asm(tm, cm->preset, d, a, out);	/* with the budget */
+		return vliw_compile_llo(tm, cm->preset, vo, d, a, out), EXIT_OK;
+	vliw_compile_asm(tm, cm->preset, vo, d, a, out);	/* with the budget */
 	return EXIT_OK;
 }
 
@@ -438,7 +466,7 @@ compile_object(const Options *o, const CheckedModule *cm, Diag *d, Arena *a,
 	int rc;
 
 	if (mosaic_lower(cm, cm->preset, d, a, &tm) ||
-	    vliw_compile(tm, cm->preset, d, a, &mp))
+	    vliw_compile_opts(tm, cm->preset, &o->run.vliw, d, a, &mp))
 		return EXIT_USER;	/* reported through d */
 	rc = obj_program(&o->obj, mp, o->input, obj_output(o), o->output, out);
 	mach_program_free(mp);
@@ -500,7 +528,8 @@ compile(const Options *o, Diag *d, Arena *a, Strtab *strs, Buf *out)
 		if ((rc = run_select(&o->run, cm, &one)) != EXIT_OK)
 			goto done;
 		if (o->emit != EMIT_TILE)
-			rc = vliw_text(&one, o->emit == EMIT_ASM, d, a, out);
+			rc = vliw_text(&one, o->emit == EMIT_ASM, &o->run.vliw, d,
+			    a, out);
 		else if (mosaic_lower(&one, cm->preset, d, a, &tm) == 0)
 			tile_print_module(out, tm);
 		goto done;

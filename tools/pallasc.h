@@ -9,6 +9,7 @@
 #include "dsl/interp/interp.h"
 #include "dsl/sema/checked.h"
 #include "graph/graph.h"
+#include "backend/vliw/vliw.h"
 
 /* --run (compiled, on the simulator), --interpret --run, and options. */
 typedef struct RunOpts {
@@ -27,6 +28,8 @@ typedef struct RunOpts {
 	int lower;		/* --emit=hlo: takes --entry without --run */
 	int select;		/* --emit=tile, llo, asm: --entry picks the
 				   export to print */
+	VliwOpts vliw;		/* -fno-cse, -fno-licm, -fno-modulo-sched:
+				   for every compile, not only --run */
 } RunOpts;
 
 /*

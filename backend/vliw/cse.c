@@ -8,8 +8,15 @@
  *           unguarded, writing a register (field D) that it does not also
  *           read.  Such an op's result depends on its fields only: op, the
  *           source registers' values, x and imm.
+ * Loads:    an unguarded vld also depends on the memory it reads:
+ *           it stays in the table until an op vliw_mem_dep orders after
+ *           it (a store whose range may overlap its own, a DMA, a wait or
+ *           sync; LIns.mlo/mhi), so a chunk's leaf loaded for several uses
+ *           is loaded once.  A DMA still in flight into what it reads
+ *           would be a race the simulator traps, waits end the entry.
  * Method:   blocks in layout order; for each block a table of the pure
- *           ops seen so far whose sources and dest are still unchanged.
+ *           ops and loads seen so far whose sources and dest are still
+ *           unchanged.
  *           An op R identical (op, a, b, c, x, imm) to a table entry K is
  *           removed and its dest d2 renamed everywhere to K's dest d1, when
  *           d1 and d2 are each written exactly once in the function and d2
@@ -22,7 +29,7 @@
  *           straight-line stretch of one block (no control op between),
  *           and no source of R is written between them, so each time R
  *           runs it computes the value K computed just before in the same
- *           pass through the block.  d1 is written only by K and d2 only
+ *           pass through the block (for loads: from the same memory).  d1 is written only by K and d2 only
  *           by R.  Consider any point of any execution.  If neither has
  *           run yet, d2 is undefined and reading d1 instead is as good.
  *           Otherwise the last K and the last R ran in one pass through
@@ -41,6 +48,18 @@
 #include "backend/vliw/vliw.h"
 
 static const int srcfld[3] = { FLD_A, FLD_B, FLD_C };
+
+/* A table entry: a pure op, or an unguarded vector load whose memory is
+   unchanged since.  (Scalar loads are left alone: they read the
+   pipeline's state words, and keeping their values longer costs
+   predicate and scalar registers where reloading is cheap.) */
+static int
+entry_op(const LIns *in)
+{
+	if (llo_pure(in))
+		return 1;
+	return in->op == OP_VLD && !in->guard && !in->gneg;
+}
 
 static int *
 fldp(LIns *in, int fld)
@@ -143,6 +162,22 @@ kill(Cse *C, const LBlk *bk, LClass c, int r)
 	C->avail.n = n;
 }
 
+/* Drops the loads whose memory in may write (a store that may overlap,
+   a DMA, a wait or sync: vliw_mem_dep orders it after the load). */
+static void
+kill_loads(Cse *C, const LBlk *bk, const LIns *in)
+{
+	int i, n = 0;
+
+	for (i = 0; i < C->avail.n; i++) {
+		const LIns *k = &bk->ins.v[C->avail.v[i]];
+		if (!llo_pure(k) && vliw_mem_dep(C->f->mp, k, in) >= 0)
+			continue;
+		C->avail.v[n++] = C->avail.v[i];
+	}
+	C->avail.n = n;
+}
+
 /* The table entry R may be replaced by, or -1. */
 static int
 match(Cse *C, const LBlk *bk, const LIns *r)
@@ -150,7 +185,7 @@ match(Cse *C, const LBlk *bk, const LIns *r)
 	LClass c = llo_field_class(r->op, FLD_D);
 	int i;
 
-	if (!llo_pure(r) || C->nwrite[c][r->d] != 1)
+	if (!entry_op(r) || C->nwrite[c][r->d] != 1)
 		return -1;
 	for (i = 0; i < C->avail.n; i++) {
 		const LIns *k = &bk->ins.v[C->avail.v[i]];
@@ -175,33 +210,31 @@ block(Cse *C, LBlk *bk)
 		if ((k = match(C, bk, in)) >= 0) {
 			C->ren[c][in->d] = bk->ins.v[k].d;
 			C->nwrite[c][in->d] = 0;
+			in->op = OP_NOP;	/* removed by compact() */
 			n++;
-			continue;	/* removed by compact() */
+			continue;
 		}
 		note_reads(C, in, C->base + i);
 		if (mach_opinfo[in->op].flags & MACH_F_CTRL)
 			C->avail.n = 0;
+		kill_loads(C, bk, in);
 		if (c != LC_NONE)
 			kill(C, bk, c, in->d);
-		if (llo_pure(in))
+		if (entry_op(in))
 			vec_push(C->f->arena, &C->avail, i);
 	}
 	return n;
 }
 
-/* Removes the renamed ops (their dest is renamed) from bk. */
+/* Removes the ops block() replaced (made nops) from bk. */
 static void
-compact(Cse *C, LBlk *bk)
+compact(LBlk *bk)
 {
 	int i, n = 0;
 
-	for (i = 0; i < bk->ins.n; i++) {
-		const LIns *in = &bk->ins.v[i];
-		LClass c = llo_field_class(in->op, FLD_D);
-		if (c != LC_NONE && llo_pure(in) && C->ren[c][in->d])
-			continue;
-		bk->ins.v[n++] = bk->ins.v[i];
-	}
+	for (i = 0; i < bk->ins.n; i++)
+		if (bk->ins.v[i].op != OP_NOP)
+			bk->ins.v[n++] = bk->ins.v[i];
 	bk->ins.n = n;
 }
 
@@ -231,7 +264,7 @@ vliw_cse(LFunc *f)
 	if (!n)
 		return 0;
 	for (b = 0; b < f->blk.n; b++) {
-		compact(&C, &f->blk.v[b]);
+		compact(&f->blk.v[b]);
 		for (i = 0; i < f->blk.v[b].ins.n; i++)
 			rename_srcs(&C, &f->blk.v[b].ins.v[i]);
 	}

@@ -90,8 +90,8 @@ vliw_compile(const TModule *m, const MachPreset *p, Diag *d, Arena *a,
 }
 
 int
-vliw_compile_asm(const TModule *m, const MachPreset *p, Diag *d, Arena *a,
-    Buf *text)
+vliw_compile_asm(const TModule *m, const MachPreset *p, const VliwOpts *o,
+    Diag *d, Arena *a, Buf *text)
 {
 	MachProgram *prog;
 	LFunc **lf;
@@ -99,7 +99,7 @@ vliw_compile_asm(const TModule *m, const MachPreset *p, Diag *d, Arena *a,
 	size_t len;
 	int i;
 
-	if (backend(m, p, NULL, d, a, &lf) ||
+	if (backend(m, p, o, d, a, &lf) ||
 	    vliw_emit(lf, m->func.n, p, d->sm, d, &prog))
 		return -1;
 	for (i = 0; i < m->func.n; i++)
@@ -113,8 +113,8 @@ vliw_compile_asm(const TModule *m, const MachPreset *p, Diag *d, Arena *a,
 }
 
 int
-vliw_compile_llo(const TModule *m, const MachPreset *p, Diag *d, Arena *a,
-    Buf *llo)
+vliw_compile_llo(const TModule *m, const MachPreset *p, const VliwOpts *o,
+    Diag *d, Arena *a, Buf *llo)
 {
 	int i, rc = 0;
 
@@ -124,7 +124,7 @@ vliw_compile_llo(const TModule *m, const MachPreset *p, Diag *d, Arena *a,
 			rc = -1;
 			continue;
 		}
-		passes(f, 0);
+		passes(f, o ? o->off : 0);
 		llo_print(llo, f);
 	}
 	return rc;

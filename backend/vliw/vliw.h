@@ -254,10 +254,10 @@ int vliw_compile_opts(const TModule *m, const MachPreset *p,
 /* As vliw_compile, and appends the -S text: per function a comment line
    with its VMEM/SMEM use and spill areas (vliw_spill_note), then the
    program's disassembly.  Returns 0, or -1 after reporting through d. */
-int vliw_compile_asm(const TModule *m, const MachPreset *p, Diag *d,
-    Arena *a, Buf *text);
-int vliw_compile_llo(const TModule *m, const MachPreset *p, Diag *d,
-    Arena *a, Buf *llo);
+int vliw_compile_asm(const TModule *m, const MachPreset *p,
+    const VliwOpts *o, Diag *d, Arena *a, Buf *text);
+int vliw_compile_llo(const TModule *m, const MachPreset *p,
+    const VliwOpts *o, Diag *d, Arena *a, Buf *llo);
 
 /* ================================== objects and headers (elf.c, header.c) */
 /*

@@ -191,10 +191,11 @@ START_TEST(cse_refuses_impure)
 	in = addi(&h, 0, OP_SMULI, s3, s1, 4);
 	in->guard = p1;				/* guarded */
 	addi(&h, 0, OP_SLD, s4, s1, 0);
-	addi(&h, 0, OP_SLD, s5, s1, 0);		/* a load */
+	llo_add(h.f, 0, OP_SST, 0, s1, s2, 0);	/* may overlap */
+	addi(&h, 0, OP_SLD, s5, s1, 0);
 	llo_add(h.f, 0, OP_HALT, 0, 0, 0, 0);
 	ck_assert_int_eq(vliw_cse(h.f), 0);
-	ck_assert_int_eq(nops(h.f, 0), 7);
+	ck_assert_int_eq(nops(h.f, 0), 8);
 	hand_free(&h);
 
 	/* a guarded br between: the table ends there */
@@ -208,6 +209,51 @@ START_TEST(cse_refuses_impure)
 	addi(&h, 0, OP_SMULI, s3, s1, 4);
 	llo_add(h.f, 1, OP_HALT, 0, 0, 0, 0);
 	ck_assert_int_eq(vliw_cse(h.f), 0);
+	hand_free(&h);
+}
+END_TEST
+
+/* A vector load again from memory nothing wrote since is the first
+   load's value; a store to another range (LIns.mlo/mhi) does not end it,
+   one to its own does.  Scalar loads stay. */
+static LIns *
+vacc(Hand *h, int op, int d, int base, int v, int32_t lo)
+{
+	LIns *in = llo_add(h->f, 0, op, d, base, v, 0);
+
+	in->x = 0xff | 1u << 8;
+	in->mlo = lo;
+	in->mhi = lo + 4096;
+	return in;
+}
+
+START_TEST(cse_loads)
+{
+	Hand h;
+	int s1, s2, s3, v1, v2, v3, v4;
+	LIns *in;
+
+	hand_new(&h, 1);
+	s1 = sreg(&h), s2 = sreg(&h), s3 = sreg(&h);
+	v1 = llo_new_reg(h.f, LC_V), v2 = llo_new_reg(h.f, LC_V);
+	v3 = llo_new_reg(h.f, LC_V), v4 = llo_new_reg(h.f, LC_V);
+	addi(&h, 0, OP_SMOVI, s1, 0, 0);
+	vacc(&h, OP_VLD, v1, s1, 0, 0);
+	vacc(&h, OP_VST, 0, s1, v1, 8192);		/* elsewhere */
+	vacc(&h, OP_VLD, v2, s1, 0, 0);
+	llo_add(h.f, 0, OP_VADDF, v3, v1, v2, 0);
+	vacc(&h, OP_VST, 0, s1, v3, 0);		/* its own range */
+	vacc(&h, OP_VLD, v4, s1, 0, 0);
+	addi(&h, 0, OP_SLD, s2, s1, 0);
+	addi(&h, 0, OP_SLD, s3, s1, 0);
+	llo_add(h.f, 0, OP_HALT, 0, 0, 0, 0);
+	ck_assert_int_eq(vliw_cse(h.f), 1);
+	ck_assert_int_eq(nops(h.f, 0), 9);
+	in = &h.f->blk.v[0].ins.v[find(h.f, 0, OP_VADDF, v3)];
+	ck_assert_int_eq(in->a, v1);
+	ck_assert_int_eq(in->b, v1);
+	ck_assert_int_ge(find(h.f, 0, OP_VLD, v4), 0);
+	ck_assert_int_ge(find(h.f, 0, OP_SLD, s3), 0);
 	hand_free(&h);
 }
 END_TEST
@@ -756,6 +802,7 @@ suite(void)
 	tcase_add_test(c, cse_refuses_multiple_writes);
 	tcase_add_test(c, cse_refuses_redefined_source);
 	tcase_add_test(c, cse_refuses_impure);
+	tcase_add_test(c, cse_loads);
 	tcase_add_test(c, cse_refuses_read_between);
 	tcase_add_test(c, cse_vector);
 	suite_add_tcase(s, c);

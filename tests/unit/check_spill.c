@@ -726,7 +726,7 @@ START_TEST(spill_pk_asm_note)
 
 	ck_assert_msg(vt_compile(&u, src, "small") == 0, "%s", u.text);
 	ck_assert_int_eq(mosaic_lower(u.cm, u.cm->preset, &u.d, &u.a, &tm), 0);
-	ck_assert_int_eq(vliw_compile_asm(tm, u.cm->preset, &u.d, &u.a,
+	ck_assert_int_eq(vliw_compile_asm(tm, u.cm->preset, NULL, &u.d, &u.a,
 	    &text), 0);
 	buf_putc(&text, 0);
 	ck_assert_msg(strncmp(text.p, "# many: VMEM ", 13) == 0, "%s", text.p);

@@ -1,6 +1,6 @@
 # matmul_small: VMEM 20480 of 262144 bytes; SMEM 704 of 4096 bytes
 # matmul_f32_small: VMEM 28672 of 262144 bytes; SMEM 704 of 4096 bytes
-# 1478 bundles, 1019 ops
+# 1478 bundles, 1017 ops
 .preset small
 .region matmul_small
 .region matmul_f32_small
@@ -248,13 +248,12 @@ L200:
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
 	vld v0, [s5 + 4608] ; mxu.latch mxu0
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
-	vld v3, [s1] ; mxu.mm.bf16 mxu0, v1
+	vld v3, [s0 + 16384] ; mxu.mm.bf16 mxu0, v1
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
-	vld v1, [s0 + 16384] ; mxu.push.bf16 mxu0, v0
+	vld v4, [s0 + 17408] ; mxu.push.bf16 mxu0, v0
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
-	vld v0, [s0 + 17408]
-	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
-	vld v4, [s5 + 5120]
+	vld v0, [s5 + 5120]
+	nop
 	nop
 	nop
 	nop
@@ -272,30 +271,30 @@ L200:
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
 	mxu.latch mxu0
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
-	mxu.push.bf16 mxu0, v4
+	mxu.push.bf16 mxu0, v0
 	nop
 	nop
 	nop
 	nop
 	nop
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
-	mxu.pop v2, mxu0
+	mxu.pop v0, mxu0
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
-	vadd.f32 v5, v1, v2 ; mxu.pop v4, mxu0
+	vadd.f32 v5, v3, v0 ; mxu.pop v2, mxu0
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
-	vadd.f32 v1, v0, v4
+	vadd.f32 v0, v4, v2
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
 	vst v5, [s0 + 16384]
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
-	vst v1, [s0 + 17408]
+	vst v0, [s0 + 17408]
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
 	vld v0, [s1 + 1024]
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
-	vld v1, [s0 + 18432]
+	vld v2, [s0 + 18432]
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
-	vld v2, [s0 + 19456]
+	vld v3, [s0 + 19456]
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
-	mxu.mm.bf16 mxu0, v3
+	mxu.mm.bf16 mxu0, v1
 	nop
 	nop
 	nop
@@ -304,11 +303,11 @@ L200:
 	nop
 	nop
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
-	mxu.pop v3, mxu0
+	mxu.pop v1, mxu0
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
-	vadd.f32 v5, v1, v3 ; mxu.pop v4, mxu0
+	vadd.f32 v5, v2, v1 ; mxu.pop v4, mxu0
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
-	vadd.f32 v1, v2, v4
+	vadd.f32 v1, v3, v4
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
 	vst v5, [s0 + 18432]
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
@@ -800,15 +799,14 @@ L619:
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
 	vld v3, [s1 + 3072] ; mxu.mm mxu0, v2, prec=highest
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	vld v2, [s4 + 8704]
+	vld v4, [s4 + 8704]
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	vld v4, [s4 + 9728]
+	vld v5, [s4 + 9728]
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	vld v5, [s1] ; mxu.push mxu0, v2
+	vld v6, [s0 + 24576] ; mxu.push mxu0, v4
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	vld v2, [s0 + 24576] ; mxu.push mxu0, v4
-	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	vld v4, [s4 + 10240]
+	vld v4, [s4 + 10240] ; mxu.push mxu0, v5
+	nop
 	nop
 	nop
 	nop
@@ -863,14 +861,14 @@ L619:
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
 	mxu.pop v0, mxu0
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	vadd.f32 v6, v2, v0
+	vadd.f32 v5, v6, v0
 	nop
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	vst v6, [s0 + 24576]
+	vst v5, [s0 + 24576]
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
 	vld v0, [s1 + 1024]
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	vld v2, [s0 + 25600]
+	vld v5, [s0 + 25600]
 	nop
 	nop
 	nop
@@ -917,14 +915,14 @@ L619:
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
 	mxu.pop v1, mxu0
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	vadd.f32 v6, v2, v1
+	vadd.f32 v6, v5, v1
 	nop
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
 	vst v6, [s0 + 25600]
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
 	vld v1, [s1 + 2048]
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	vld v2, [s0 + 26624]
+	vld v5, [s0 + 26624]
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
 	vld v6, [s4 + 11264]
 	nop
@@ -975,14 +973,14 @@ L619:
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
 	mxu.pop v3, mxu0
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	vadd.f32 v4, v2, v3
+	vadd.f32 v4, v5, v3
 	nop
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
 	vst v4, [s0 + 26624]
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	vld v2, [s1 + 3072]
+	vld v3, [s1 + 3072]
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	vld v3, [s0 + 27648]
+	vld v4, [s0 + 27648]
 	nop
 	nop
 	nop
@@ -1010,15 +1008,6 @@ L619:
 	nop
 	nop
 	nop
-	nop
-	nop
-	nop
-	nop
-	nop
-	nop
-	nop
-	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	mxu.mm mxu0, v5, prec=highest
 	nop
 	nop
 	nop
@@ -1027,14 +1016,23 @@ L619:
 	nop
 	nop
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	mxu.pop v4, mxu0
+	mxu.mm mxu0, v2, prec=highest
+	nop
+	nop
+	nop
+	nop
+	nop
+	nop
+	nop
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	vadd.f32 v5, v3, v4
+	mxu.pop v2, mxu0
+	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
+	vadd.f32 v5, v4, v2
 	nop
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
 	vst v5, [s0 + 27648]
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	vld v3, [s1 + 512]
+	vld v2, [s1 + 512]
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
 	vld v4, [s0 + 25088]
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
@@ -1182,7 +1180,7 @@ L619:
 	nop
 	nop
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	mxu.mm mxu0, v2, prec=highest
+	mxu.mm mxu0, v3, prec=highest
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
 	mxu.latch mxu0
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
@@ -1194,14 +1192,14 @@ L619:
 	nop
 	nop
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	mxu.pop v2, mxu0
+	mxu.pop v3, mxu0
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	vadd.f32 v5, v4, v2
+	vadd.f32 v5, v4, v3
 	nop
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
 	vst v5, [s0 + 27136]
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	vld v2, [s1 + 3584]
+	vld v3, [s1 + 3584]
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
 	vld v4, [s0 + 28160]
 	nop
@@ -1239,7 +1237,7 @@ L619:
 	nop
 	nop
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	mxu.mm mxu0, v3, prec=highest
+	mxu.mm mxu0, v2, prec=highest
 	nop
 	nop
 	nop
@@ -1248,14 +1246,14 @@ L619:
 	nop
 	nop
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	mxu.pop v3, mxu0
+	mxu.pop v2, mxu0
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	vadd.f32 v5, v4, v3
+	vadd.f32 v5, v4, v2
 	nop
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
 	vst v5, [s0 + 28160]
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	vld v3, [s1 + 512]
+	vld v2, [s1 + 512]
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
 	vld v4, [s0 + 24576]
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
@@ -1403,7 +1401,7 @@ L619:
 	nop
 	nop
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	mxu.mm mxu0, v2, prec=highest
+	mxu.mm mxu0, v3, prec=highest
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
 	mxu.latch mxu0
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
@@ -1415,14 +1413,14 @@ L619:
 	nop
 	nop
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	mxu.pop v2, mxu0
+	mxu.pop v3, mxu0
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	vadd.f32 v5, v4, v2
+	vadd.f32 v5, v4, v3
 	nop
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
 	vst v5, [s0 + 26624]
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	vld v2, [s1 + 3584]
+	vld v3, [s1 + 3584]
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
 	vld v4, [s0 + 27648]
 	nop
@@ -1460,7 +1458,7 @@ L619:
 	nop
 	nop
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	mxu.mm mxu0, v3, prec=highest
+	mxu.mm mxu0, v2, prec=highest
 	nop
 	nop
 	nop
@@ -1469,14 +1467,14 @@ L619:
 	nop
 	nop
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	mxu.pop v3, mxu0
+	mxu.pop v2, mxu0
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	vadd.f32 v5, v4, v3
+	vadd.f32 v5, v4, v2
 	nop
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
 	vst v5, [s0 + 27648]
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	vld v3, [s0 + 25088]
+	vld v2, [s0 + 25088]
 	nop
 	nop
 	nop
@@ -1524,7 +1522,7 @@ L619:
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
 	mxu.pop v0, mxu0
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	vadd.f32 v4, v3, v0
+	vadd.f32 v4, v2, v0
 	nop
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
 	vst v4, [s0 + 25088]
@@ -1577,10 +1575,10 @@ L619:
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
 	mxu.pop v1, mxu0
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	vadd.f32 v3, v0, v1
+	vadd.f32 v2, v0, v1
 	nop
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	vst v3, [s0 + 26112]
+	vst v2, [s0 + 26112]
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
 	vld v0, [s0 + 27136]
 	nop
@@ -1619,7 +1617,7 @@ L619:
 	nop
 	nop
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	mxu.mm mxu0, v2, prec=highest
+	mxu.mm mxu0, v3, prec=highest
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
 	mxu.latch mxu0
 	nop
