@@ -11,7 +11,8 @@
 #     kernels/splash/splash.pk, and for one file holding all the
 #     end-to-end test kernels (tests/e2e/*.pk put together), to an
 #     object: the best of five runs of wall-clock time.
-#  3. the loop passes: bench/loops.pk's chunk loops and Splash on v4,
+#  3. the loop passes: bench/loops.pk's chunk loops and Splash (causal
+#     mask) on v4,
 #     with every pass, with -fno-modulo-sched (no software pipelining),
 #     and with no LLO pass (-fno-cse -fno-licm -fno-modulo-sched):
 #     cycles, cycles stalled in DMA waits, bundles issued.
@@ -69,12 +70,13 @@ done
 
 echo "== loop passes on v4: cycles (stalled in waits), bundles issued"
 for spec in "bench/loops.pk select_2048" "bench/loops.pk axpy_1024" \
-    "kernels/splash/splash.pk splash_fwd_small" \
-    "kernels/splash/splash.pk splash_fwd_h4_s512"; do
+    "kernels/splash/splash.pk splash_fwd_small --splash-causal" \
+    "kernels/splash/splash.pk splash_fwd_h4_s512 --splash-causal"; do
 	set -- $spec
 	for flags in "" "-fno-modulo-sched" "-fno-cse -fno-licm -fno-modulo-sched"; do
 		# shellcheck disable=SC2086
-		line=$("$pallasc" -m v4 $flags --run --entry "$2" "$src/$1" |
+		line=$("$pallasc" -m v4 $flags --run ${3:-} \
+		    --entry "$2" "$src/$1" |
 		    grep '^simulated') || { echo "failed: $2 $flags" >&2; exit 1; }
 		printf '%-20s %-38s %s\n' "$2" "${flags:-(every pass)}" \
 		    "$(echo "$line" | sed -E 's/^simulated v4: ([0-9]+) cycles \(([0-9]+) stalled in waits\), ([0-9]+) bundles issued.*/\1 cycles (\2 stalled), \3 bundles/')"

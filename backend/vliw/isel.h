@@ -49,6 +49,7 @@ typedef struct Isel {
 	int err;
 	Loc loc;		/* of the op being lowered */
 	int role[256];	/* per operand: 1 read, 2 written */
+	int xlu;		/* XLU batches so far (isel_xlu.c: the unit) */
 } Isel;
 
 /* ------------------------------------------------------------ helpers */

@@ -34,15 +34,11 @@
  * that are not powers of two and dynamic rolls in memory, rolls along
  * leading dims or of partial tiles, other reshapes.
  *
- * XLU ordering: the scheduler (sched.c) orders ops by registers, memory
- * and the EUP FIFO only, and completes a block's pushes before the next
- * block starts.  So each XLU batch is sequenced here: the pushes read
- * one chained register (vmov t, src; push t), which keeps them in order
- * and at least the unit's issue interval apart; a new block then waits
- * for their latency; the pops write one chained register and are copied
- * out (spaced by the transpose interval); a new block follows so the
- * next batch cannot overtake them.  A batch holds at most xlu_fifo
- * entries and uses XLU 0.
+ * XLU batches: at most xlu_fifo pushes into one unit, then their pops,
+ * in one block; the batches take the units in turn.  The scheduler
+ * (sched.c, xlu_deps) keeps each unit's pushes and pops in order and
+ * apart by its issue interval and latencies, so batches on different
+ * units, and the work around them, overlap.
  */
 #include "backend/vliw/isel.h"
 
@@ -54,73 +50,65 @@ vreg(Isel *I)
 	return llo_new_reg(I->f, LC_V);
 }
 
-static void
-next_blk(Isel *I)
+/* The XLU for the next batch: the units in turn, so that batches
+   overlap. */
+static int
+unit(Isel *I)
 {
-	I->cur = llo_new_blk(I->f);
+	int n = I->mp->nxlu > 0 ? I->mp->nxlu : 1;
+
+	return I->xlu++ % n;
 }
 
-/* Pushes src[0..n) (op, literal x) in order, each at least gap cycles
-   after the one before. */
+/* Pushes src[0..n) into XLU u (op, literal x), in order. */
 static void
-pushes(Isel *I, int op, const int *src, int n, int x, int gap)
+pushes(Isel *I, int u, int op, const int *src, int n, int x)
 {
-	int t = vreg(I), k, g;
 	LIns *in;
+	int k;
 
 	for (k = 0; k < n; k++) {
-		add(I, OP_VMOV, t, src[k], 0, 0);
-		for (g = 2; g < gap; g += 2)
-			add(I, OP_VMOV, t, t, 0, 0);
 		if (op == OP_XXPOSE && k == n - 1 &&
 		    n < I->mp->lanes / I->mp->sublanes)
-			in = add(I, OP_XXPOSEEND, 0, t, 0, 0);
+			in = add(I, OP_XXPOSEEND, 0, src[k], 0, u);
 		else
-			in = add(I, op, 0, t, 0, 0);
+			in = add(I, op, 0, src[k], 0, u);
 		in->x = (uint16_t)x;
 	}
 }
 
-/* n pops into dst[] (new registers), gap cycles apart. */
+/* n pops of XLU u into dst[] (new registers). */
 static void
-pops(Isel *I, int *dst, int n, int gap)
+pops(Isel *I, int u, int *dst, int n)
 {
-	int d = vreg(I), k, g;
+	int k;
 
 	for (k = 0; k < n; k++) {
-		for (g = 1; k && g < gap; g += 2)
-			add(I, OP_VMOV, d, d, 0, 0);
-		add(I, OP_XPOP, d, 0, 0, 0);
 		dst[k] = vreg(I);
-		add(I, OP_VMOV, dst[k], d, 0, 0);
+		add(I, OP_XPOP, dst[k], 0, 0, u);
 	}
 }
 
 void
 isel_xlu_map(Isel *I, int op, const int *src, int n, int x, int *dst)
 {
-	int gap = op == OP_XSUM || op == OP_XMAX ?
-	    I->mp->xlu_reduce_interval : 1;
-	int depth = I->mp->xlu_fifo > 0 ? I->mp->xlu_fifo : 1, k, m;
+	int depth = I->mp->xlu_fifo > 0 ? I->mp->xlu_fifo : 1, k, m, u;
 
 	for (k = 0; k < n; k += m) {
 		m = n - k < depth ? n - k : depth;
-		pushes(I, op, src + k, m, x, gap);
-		next_blk(I);
-		pops(I, dst + k, m, 1);
-		next_blk(I);
+		u = unit(I);
+		pushes(I, u, op, src + k, m, x);
+		pops(I, u, dst + k, m);
 	}
 }
 
 void
 isel_xlu_xpose(Isel *I, const int *src, int n, int *dst)
 {
-	int gap = I->mp->xlu_xpose_interval;
+	int u = unit(I);
 
-	pushes(I, OP_XXPOSE, src, n, 0, gap);
-	next_blk(I);
-	pops(I, dst, I->mp->lanes / I->mp->sublanes, gap);
-	next_blk(I);
+	pushes(I, u, OP_XXPOSE, src, n, 0);
+	pops(I, u, dst, I->mp->lanes / I->mp->sublanes);
 }
 
 static int

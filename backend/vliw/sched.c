@@ -2,8 +2,8 @@
  * sched.c - pack each block's instructions into VLIW bundles.
  *
  * Needs:    an LFunc from vliw_isel() (virtual registers; a block's br or
- *           halt, if any, is its last op; EUP pushes and their pops in
- *           the same block).
+ *           halt, if any, is its last op; EUP and XLU pushes and their
+ *           pops in the same block).
  * Gives:    LIns.cycle for every op, each block's ops sorted by cycle
  *           (stable), LBlk.nbundle.  Every bundle respects the preset's
  *           slot counts per class, the immediate pool (a label counts as
@@ -14,6 +14,12 @@
  *           memory and DMA order as dep.c says (vliw_mem_dep);
  *           EUP pushes in order, pops in order, pop k >= push k + LAT_EUP,
  *           push k >= pop (k - eup_fifo) + 1;
+ *           per XLU (xlu_deps): pushes in order, each the unit's issue
+ *           interval after the one before (so none waits for the unit);
+ *           pops in order, each after its entry is ready (the push's
+ *           latency; a transpose block's entries LAT_XLU_XPOSE after its
+ *           last push, one interval apart); a push after the pop that
+ *           makes room in the FIFO;
  *           per MXU (mxu_deps): pushes, latches and matmuls keep their
  *           order (push->latch lat(push), latch->matmul lat(latch), the
  *           rest 1; a push and a matmul are independent: the stage is
@@ -230,6 +236,107 @@ fifo_deps(Sched *S)
 	}
 }
 
+/* The cycles XLU unit c takes a push of op before the next (an early
+   push would wait for the unit and its result be later than its
+   latency says: pushes are kept this far apart instead). */
+static int
+xlu_interval(const MachPreset *mp, int op)
+{
+	int k = op == OP_XXPOSE || op == OP_XXPOSEEND ? mp->xlu_xpose_interval :
+	    op == OP_XSUM || op == OP_XMAX ? mp->xlu_reduce_interval : 1;
+
+	return k > 0 ? k : 1;
+}
+
+/* The XLU FIFO of unit c: entry -> the op it is ready after, and how
+   long after. */
+typedef struct Xf {
+	int *from, *wait, *popop;
+	int nent, npop, lastpush, lastpop;
+	int nrows, first;	/* the open transpose block: rows, entry */
+} Xf;
+
+/* A push of unit c's FIFO: spacing, room, and the entries it makes
+   ready (a transpose block's L/S entries after its last push, one
+   every interval). */
+static void
+xlu_push(Sched *S, Xf *x, int i)
+{
+	const MachPreset *mp = S->mp;
+	const LIns *in = &S->ins[i];
+	int nblk = mp->lanes / mp->sublanes, xp = in->op == OP_XXPOSE ||
+	    in->op == OP_XXPOSEEND, need, e, q;
+
+	if (x->lastpush >= 0)
+		edge(S, x->lastpush, i, xlu_interval(mp, S->ins[x->lastpush].op));
+	if (xp && x->nrows == 0)
+		x->first = x->nent;
+	need = in->op == OP_XXPOSEEND ? nblk - (x->nent - x->first) : 1;
+	for (e = x->nent; e < x->nent + need; e++) {
+		if (e >= mp->xlu_fifo && e - mp->xlu_fifo >= x->npop)
+			bug("vliw: sched: a push into xlu%d's full FIFO", in->c);
+		if (e >= mp->xlu_fifo)
+			edge(S, x->popop[e - mp->xlu_fifo], i, 1);
+		x->from[e] = -1;
+	}
+	x->nent += need;
+	x->lastpush = i;
+	if (!xp) {
+		x->from[x->nent - 1] = i;
+		x->wait[x->nent - 1] = lat(S, in);
+		return;
+	}
+	x->nrows += mp->sublanes;
+	if (in->op != OP_XXPOSEEND && x->nrows < mp->lanes)
+		return;
+	for (q = 0; q < nblk; q++) {
+		x->from[x->first + q] = i;
+		x->wait[x->first + q] = mp->lat[LAT_XLU_XPOSE] + q *
+		    xlu_interval(mp, in->op);
+	}
+	x->nrows = 0;
+}
+
+/* Per XLU: pushes in order and their interval apart, pops in order, each
+   after its entry is ready, a push after the pop that makes room. */
+static void
+xlu_deps(Sched *S)
+{
+	const MachPreset *mp = S->mp;
+	int c, i, n = S->n * (mp->lanes / (mp->sublanes > 0 ? mp->sublanes :
+	    1)) + 1;
+	Xf x;
+
+	for (c = 0; c < mp->nxlu; c++) {
+		memset(&x, 0, sizeof x);
+		x.from = arena_alloc(S->a, sizeof(int) * (size_t)n);
+		x.wait = arena_alloc(S->a, sizeof(int) * (size_t)n);
+		x.popop = arena_alloc(S->a, sizeof(int) * (size_t)n);
+		x.lastpush = x.lastpop = -1;
+		for (i = 0; i < S->n; i++) {
+			const LIns *in = &S->ins[i];
+			if (in->c != c)
+				continue;
+			if (mach_opinfo[in->op].unit == U_XLU) {
+				xlu_push(S, &x, i);
+				continue;
+			}
+			if (in->op != OP_XPOP)
+				continue;
+			if (x.npop >= x.nent || x.from[x.npop] < 0)
+				bug("vliw: sched: a pop of xlu%d's empty FIFO", c);
+			if (x.lastpop >= 0)
+				edge(S, x.lastpop, i, 1);
+			edge(S, x.from[x.npop], i, x.wait[x.npop]);
+			x.popop[x.npop++] = i;
+			x.lastpop = i;
+		}
+		if (x.npop != x.nent)
+			bug("vliw: sched: xlu%d's FIFO is left with %d entries",
+			    c, x.nent - x.npop);
+	}
+}
+
 /* Per MXU: pushes, latches and matmuls in order, matmuls one after the
    other's busy time, pops in order after their entries are ready, and
    a matmul after the pop that makes room for it. */
@@ -352,6 +459,7 @@ deps(Sched *S)
 				edge(S, i, j, l);
 		}
 	fifo_deps(S);
+	xlu_deps(S);
 	mxu_deps(S);
 	for (i = 0; (S->mode & SERIAL) && i + 1 < S->n; i++)
 		edge(S, i, i + 1, 0);
