@@ -322,6 +322,77 @@ END_TEST
 
 /* ------------------------------------------------------------ regalloc */
 
+/* The op of block 0 with opcode op reading (a) or writing (d) reg. */
+static const LIns *
+find_reg(const LFunc *f, int op, int reg)
+{
+	int i;
+
+	for (i = 0; i < f->blk.v[0].ins.n; i++) {
+		const LIns *in = &f->blk.v[0].ins.v[i];
+		if (in->op == op && (op == OP_XPOP ? in->d : in->a) == reg)
+			return in;
+	}
+	ck_abort_msg("no %s of register %d", mach_opinfo[op].name, reg);
+	return NULL;
+}
+
+/*
+ * XLU FIFOs: four row sums into xlu0 and four into xlu1, each batch then
+ * popped.  Per unit the pushes go out the reduce interval apart and each
+ * pop once its entry is ready; the second unit's batch overlaps the
+ * first's.  The simulator (every check on) must not trap.
+ */
+START_TEST(sched_xlu_fifos)
+{
+	Arena a = { 0 };
+	const MachPreset *mp = mach_preset("v4");
+	LFunc *f = llo_new_func(&a, mp, "xlu");
+	int s0 = llo_new_reg(f, LC_S), v[8], r[8], k, u;
+	int gap = mp->xlu_reduce_interval, L = mp->lat[LAT_XLU_REDUCE];
+	const LIns *push[8], *pop[8];
+	MachProgram *prog;
+	Diag d;
+
+	diag_init(&d, NULL, stderr);
+	llo_add(f, 0, OP_SMOVI, s0, 0, 0, 0);
+	for (k = 0; k < 8; k++) {
+		v[k] = llo_new_reg(f, LC_V);
+		r[k] = llo_new_reg(f, LC_V);
+		llo_add(f, 0, OP_VBCASTI, v[k], 0, 0, 0)->imm = 0x3f800000 + k;
+	}
+	for (u = 0; u < 2; u++) {
+		for (k = 4 * u; k < 4 * u + 4; k++)
+			llo_add(f, 0, OP_XSUM, 0, v[k], 0, u);
+		for (k = 4 * u; k < 4 * u + 4; k++)
+			llo_add(f, 0, OP_XPOP, r[k], 0, 0, u);
+	}
+	for (k = 0; k < 8; k++)
+		vmem(f, 0, OP_VST, 0, s0, r[k], 4096 * k);
+	llo_add(f, 0, OP_HALT, 0, 0, 0, 0);
+	vliw_sched(f);
+	check_bundles(f);
+	for (k = 0; k < 8; k++) {
+		push[k] = find_reg(f, OP_XSUM, v[k]);
+		pop[k] = find_reg(f, OP_XPOP, r[k]);
+		ck_assert_int_ge(pop[k]->cycle, push[k]->cycle + L);
+		if (k % 4)
+			ck_assert_int_ge(push[k]->cycle, push[k - 1]->cycle + gap);
+	}
+	/* the second batch does not wait for the first one's pops */
+	ck_assert_int_lt(push[4]->cycle, pop[0]->cycle);
+	ck_assert_int_le(pop[7]->cycle, pop[3]->cycle + 1);
+	ck_assert_int_eq(vliw_regalloc(f, &d), 0);
+	{
+		LFunc *fs[1] = { f };
+		ck_assert_int_eq(vliw_emit(fs, 1, mp, NULL, &d, &prog), 0);
+	}
+	run_prog(prog);
+	mach_program_free(prog);
+	arena_free(&a);
+}
+END_TEST
+
 START_TEST(regalloc_small_function)
 {
 	Arena a = { 0 };
@@ -901,6 +972,7 @@ suite(void)
 	tcase_add_test(t, sched_honours_latencies);
 	tcase_add_test(t, sched_immediate_pool);
 	tcase_add_test(t, sched_latency_across_back_edge);
+	tcase_add_test(t, sched_xlu_fifos);
 	suite_add_tcase(s, t);
 	t = tcase_create("regalloc");
 	tcase_add_test(t, regalloc_small_function);
