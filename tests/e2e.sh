@@ -3,7 +3,7 @@
 # examples/axpb.pk to an object and a header, cc links them with the
 # runtime, and the program runs on the simulated machine (every check on)
 # and compares with plain C.  Under the v4 and the small preset; and
-# kernels/matmul/matmul.pk with examples/matmul_main.c (small).
+# kernels/matmul/matmul.pk with examples/matmul.c (small).
 set -u
 src=${top_srcdir:-.}
 bld=${top_builddir:-.}
@@ -44,7 +44,7 @@ fi
 if "$bld/pallasc" --preset small "$src/kernels/matmul/matmul.pk" \
     -o "$tmp/matmul.o" -H "$tmp/matmul.h" &&
     $cc ${SAN_CFLAGS:-} -I"$tmp" -o "$tmp/matmul" \
-    "$src/examples/matmul_main.c" "$tmp/matmul.o" $flags -lm &&
+    "$src/examples/matmul.c" "$tmp/matmul.o" $flags -lm &&
     PALLAS_PRESET=small "$tmp/matmul" > "$tmp/out" &&
     grep -q ': 0 of 8192 values wrong' "$tmp/out" &&
     grep -q ': 0 of 4096 values wrong' "$tmp/out"; then

@@ -1,10 +1,10 @@
 /*
- * matmul_main.c - links kernels/matmul/matmul.pk, compiled by pallasc for
+ * matmul.c - links kernels/matmul/matmul.pk, compiled by pallasc for
  * the small preset, and runs its two exports on the simulated machine:
  *
  *     pallasc --preset small kernels/matmul/matmul.pk -o matmul.o \
  *         -H matmul.h
- *     cc -I. examples/matmul_main.c matmul.o \
+ *     cc -I. examples/matmul.c matmul.o \
  *         $(pkg-config --cflags --libs pallas) -lm
  *
  * matmul_small multiplies bf16 matrices into f32, matmul_f32_small f32
