@@ -75,7 +75,6 @@ typedef struct Ms {
 	LIns br;
 	Op *op;
 	int base[NLCLASS + 1];	/* flat register index per class */
-	char *written;		/* per flat register: written in the body */
 	char *local;		/* per flat register: renamed */
 	char *outside;		/* per flat register: read outside the loop */
 	void *mrt;		/* try_ii's reservation table */
@@ -253,10 +252,8 @@ locals(Ms *M)
 	char *seen = arena_alloc(M->a, (size_t)nflat + 1);
 
 	M->local = arena_alloc(M->a, (size_t)nflat + 1);
-	M->written = arena_alloc(M->a, (size_t)nflat + 1);
 	memset(seen, 0, (size_t)nflat + 1);
 	memset(M->local, 0, (size_t)nflat + 1);
-	memset(M->written, 0, (size_t)nflat + 1);
 	for (i = 0; i < M->n; i++) {
 		const Op *o = &M->op[i];
 		for (k = 0; k < o->nr; k++)
@@ -265,7 +262,7 @@ locals(Ms *M)
 			continue;
 		if (!seen[o->d] && !M->ins[i].guard)
 			M->local[o->d] = 1;
-		seen[o->d] = M->written[o->d] = 1;
+		seen[o->d] = 1;
 	}
 }
 
@@ -331,23 +328,21 @@ try_ii(Ms *M, int II)
 	return 1;
 }
 
-/* The fewest cycles per iteration the slots and the pool allow. */
+/* The fewest cycles per iteration the slots allow (ResMII). */
 static int
 res_mii(const Ms *M)
 {
-	int cnt[NMACHUNIT + 1], i, u, m = 1, nimm = 0;
+	int cnt[NMACHUNIT + 1], i, u, k, m = 1;
 
 	memset(cnt, 0, sizeof cnt);
-	for (i = 0; i < M->n; i++) {
+	for (i = 0; i < M->n; i++)
 		cnt[mach_opinfo[M->ins[i].op].unit]++;
-		nimm += llo_has_imm(M->ins[i].op);
+	for (u = 0; u < NMACHUNIT; u++) {
+		k = M->mp->slots[u] > 0 ? (cnt[u] + M->mp->slots[u] - 1) /
+		    M->mp->slots[u] : 0;
+		m = k > m ? k : m;
 	}
-	for (u = 0; u < NMACHUNIT; u++)
-		if (cnt[u] && M->mp->slots[u] > 0 &&
-		    (cnt[u] + M->mp->slots[u] - 1) / M->mp->slots[u] > m)
-			m = (cnt[u] + M->mp->slots[u] - 1) / M->mp->slots[u];
-	(void)nimm;	/* shared values make the pool a weak bound */
-	return m;
+	return m;	/* the pool: shared values make it a weak bound */
 }
 
 /* One iteration's length alone (the loop as the list scheduler sees
