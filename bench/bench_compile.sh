@@ -14,7 +14,8 @@
 #  3. the loop passes: bench/loops.pk's chunk loops and Splash (causal
 #     mask) on v4,
 #     with every pass, with -fno-modulo-sched (no software pipelining),
-#     and with no LLO pass (-fno-cse -fno-licm -fno-modulo-sched):
+#     and with no LLO pass (-fno-cse -fno-licm -fno-modulo-sched
+#     -fno-unroll-loops):
 #     cycles, cycles stalled in DMA waits, bundles issued.
 # Environment: PALLASC (default ./pallasc), top_srcdir (default .),
 # BENCH_MATMUL=0 skips the 2048^3 run.
@@ -69,16 +70,18 @@ for f in "$src/kernels/matmul/matmul.pk" "$src/kernels/splash/splash.pk" \
 done
 
 echo "== loop passes on v4: cycles (stalled in waits), bundles issued"
-for spec in "bench/loops.pk select_2048" "bench/loops.pk axpy_1024" \
+for spec in "bench/loops.pk select_2048" "bench/loops.pk select_wide" \
+    "bench/loops.pk axpy_1024" \
     "kernels/splash/splash.pk splash_fwd_small --splash-causal" \
     "kernels/splash/splash.pk splash_fwd_h4_s512 --splash-causal"; do
 	set -- $spec
-	for flags in "" "-fno-modulo-sched" "-fno-cse -fno-licm -fno-modulo-sched"; do
+	for flags in "" "-fno-modulo-sched" \
+	    "-fno-cse -fno-licm -fno-modulo-sched -fno-unroll-loops"; do
 		# shellcheck disable=SC2086
 		line=$("$pallasc" -m v4 $flags --run ${3:-} \
 		    --entry "$2" "$src/$1" |
 		    grep '^simulated') || { echo "failed: $2 $flags" >&2; exit 1; }
-		printf '%-20s %-38s %s\n' "$2" "${flags:-(every pass)}" \
+		printf '%-19s %-55s %s\n' "$2" "${flags:-(every pass)}" \
 		    "$(echo "$line" | sed -E 's/^simulated v4: ([0-9]+) cycles \(([0-9]+) stalled in waits\), ([0-9]+) bundles issued.*/\1 cycles (\2 stalled), \3 bundles/')"
 	done
 done

@@ -123,10 +123,11 @@ static const char usage_text[] =
 "                             (default: the host's)\n"
 "  -fdiagnostics-color=WHEN   colour diagnostics: auto (default), always, never\n"
 "  -fdiagnostics-format=FMT   text (default) or json\n"
-"  -fno-cse, -fno-licm, -fno-modulo-sched\n"
+"  -fno-cse, -fno-licm, -fno-modulo-sched, -fno-unroll-loops\n"
 "                             leave out a backend pass (common\n"
 "                             subexpressions, loop invariants, software\n"
-"                             pipelining of counted loops), to measure it\n"
+"                             pipelining of counted loops, unrolling of\n"
+"                             short ones), to measure it\n"
 "  -Werror                    treat warnings as errors\n"
 "  --help                     print this help and exit\n"
 "  --version                  print the version and exit\n"
@@ -205,7 +206,8 @@ long_value(const char *arg, const char *name)
 	return NULL;
 }
 
-/* -fno-cse, -fno-licm, -fno-modulo-sched: 0, or -1 if arg is none. */
+/* -fno-cse, -fno-licm, -fno-modulo-sched, -fno-unroll-loops: 0, or -1
+   if arg is none. */
 static int
 pass_flag(VliwOpts *v, const char *arg)
 {
@@ -215,6 +217,7 @@ pass_flag(VliwOpts *v, const char *arg)
 	} pass[] = {
 		{ "-fno-cse", VLIW_NO_CSE }, { "-fno-licm", VLIW_NO_LICM },
 		{ "-fno-modulo-sched", VLIW_NO_MODULO },
+		{ "-fno-unroll-loops", VLIW_NO_UNROLL },
 	};
 	size_t k;
 

@@ -8,8 +8,8 @@
  *           with trace.end and halt.  Operands come from the TB_HBM
  *           buffers (argument table slot 8 * operand index, as
  *           backend/mosaic/alloc.c lays it out); roles from the DMAs that
- *           read or write them.  A for with constant bounds whose body
- *           is one block marks it with its trip count (LBlk.trips);
+ *           read or write them.  A for with constant bounds marks the
+ *           first block of its body with its trip count (LBlk.trips);
  *           memory ops carry their buffer's range (isel_tag).
  * Method:   one walk over the structured tile IR.  for -> pre-check,
  *           body, latch with a backward branch; if -> forward branches.
@@ -390,7 +390,7 @@ lower_for(Isel *I, const TOp *o)
 	}
 	addi(I, OP_SADDI, iv, iv, step);
 	p = loop_cmp(I, iv, o->arg[1], step);
-	if (known && pb < 0 && I->cur == top)	/* one block, counted */
+	if (known && pb < 0)	/* counted */
 		I->f->blk.v[top].trips = step > 0 ? (hi - lo + step - 1) / step
 		    : (lo - hi - step - 1) / -step;
 	{

@@ -3,10 +3,10 @@
  *
  * Gives:    vliw_compile, vliw_compile_opts, vliw_compile_asm,
  *           vliw_compile_llo (vliw.h).
- * Order:    per tile-IR function: vliw_isel -> vliw_cse -> vliw_licm ->
- *           vliw_modulo -> vliw_sched -> vliw_regalloc (which spills and
- *           schedules again when the registers run out); then vliw_emit
- *           over all of them.
+ * Order:    per tile-IR function: vliw_isel -> vliw_unroll -> vliw_cse ->
+ *           vliw_licm -> vliw_modulo -> vliw_sched -> vliw_regalloc (which
+ *           spills and schedules again when the registers run out); then
+ *           vliw_emit over all of them.
  */
 #include <stdlib.h>
 
@@ -17,6 +17,8 @@
 static int
 passes(LFunc *f, unsigned off)
 {
+	if (!(off & VLIW_NO_UNROLL))
+		vliw_unroll(f);
 	if (!(off & VLIW_NO_CSE))
 		vliw_cse(f);
 	if (!(off & VLIW_NO_LICM))

@@ -15,9 +15,9 @@
  * unless it ends in an unguarded br or halt; a br's target is a block.
  *
  * The pipeline (vliw.c, vliw_compile):
- *   vliw_isel -> vliw_cse -> vliw_licm -> vliw_modulo -> vliw_sched ->
- *   vliw_regalloc (vliw_spill, vliw_sched again when registers run out)
- *   -> vliw_emit
+ *   vliw_isel -> vliw_unroll -> vliw_cse -> vliw_licm -> vliw_modulo ->
+ *   vliw_sched -> vliw_regalloc (vliw_spill, vliw_sched again when
+ *   registers run out) -> vliw_emit
  */
 #ifndef PALLAS_VLIW_H
 #define PALLAS_VLIW_H
@@ -51,9 +51,10 @@ typedef struct LIns {
 typedef struct LBlk {
 	VEC(LIns) ins;		/* in program order (scheduled: by cycle) */
 	int nbundle;		/* after vliw_sched: bundles of the block */
-	/* vliw_isel: > 0 when the block is a whole counted loop body (it
-	   ends in a br to itself, is entered only by falling into it and
-	   runs exactly 'trips' times each time), else 0. */
+	/* vliw_isel: > 0 when the block is the first of a counted loop's
+	   body: the loop (this block up to the br back to it) is entered
+	   only by falling into this block and runs exactly 'trips' times
+	   each time; else 0. */
 	int64_t trips;
 	/* vliw_modulo: the ops are in the order to issue them (a
 	   software pipeline); vliw_sched keeps it. */
@@ -165,6 +166,13 @@ int vliw_reg_dep(int lat, int xd, const int *xr, int xnr, int yd,
    (disjoint LIns.mlo/mhi ranges, or no memory effect). */
 int vliw_mem_dep(const MachPreset *mp, const LIns *x, const LIns *y);
 
+/* ----------------------------------------------------------- unroll.c */
+/* Replaces each counted one-block loop of at most a few trips by copies
+   of its body, and merges the blocks around it when only falling
+   through joins them (so an enclosing loop may become one block).
+   Returns the loops unrolled. */
+int vliw_unroll(LFunc *f);
+
 /* ----------------------------------------------------------- modulo.c */
 /* Software-pipelines the counted one-block loops of f (LBlk.trips) where
    it pays: each becomes a prologue, a kernel loop overlapping U
@@ -244,7 +252,8 @@ int vliw_emit(LFunc *const *f, int n, const MachPreset *mp,
 int vliw_compile(const TModule *m, const MachPreset *p, Diag *d, Arena *a,
     MachProgram **out);
 /* The LLO passes that may be left out (VliwOpts.off), to measure them. */
-enum { VLIW_NO_CSE = 1, VLIW_NO_LICM = 2, VLIW_NO_MODULO = 4 };
+enum { VLIW_NO_CSE = 1, VLIW_NO_LICM = 2, VLIW_NO_MODULO = 4,
+	VLIW_NO_UNROLL = 8 };
 typedef struct VliwOpts {
 	unsigned off;		/* VLIW_NO_* bits */
 } VliwOpts;

@@ -20,7 +20,9 @@ static const char *const presets[] = { "small", "v4" };
 /*
  * ew: elementwise f32 and i32 ops with compares and selects over two
  * row blocks of R / 2 rows, one chunk of 8 rows per trip (trips =
- * R / 16).  wide: the same over 4 vregs per row.  rows: a for over row
+ * R / 16).  wide: the same over 4 vregs per row; wider over 8 (a loop
+ * over row groups around a column loop of two trips, which vliw_unroll
+ * unrolls so that the row loop is pipelined).  rows: a for over row
  * chunks with dynamic slices.  acc: a for that adds into one output
  * block (a store and the next trip's load of the same buffer).
  */
@@ -67,6 +69,7 @@ static const char src[] =
     "export ew<112, L> as ew_t7;\n"
     "export ew<512, L> as ew_t32;\n"
     "export ew<128, 4 * L> as wide;\n"
+    "export ew<96, 8 * L> as wider;\n"
     "export rows<256> as rows;\n"
     "export acc<128> as acc;\n";
 
@@ -79,8 +82,8 @@ static const struct {
 	int faster;
 } exports[] = {
 	{ "ew_t1", 0 }, { "ew_t2", 0 }, { "ew_t3", 0 }, { "ew_t5", 1 },
-	{ "ew_t7", 1 }, { "ew_t32", 3 }, { "wide", 3 }, { "rows", 3 },
-	{ "acc", 0 },
+	{ "ew_t7", 1 }, { "ew_t32", 3 }, { "wide", 3 }, { "wider", 3 },
+	{ "rows", 3 }, { "acc", 0 },
 };
 
 #define NEXPORT ((int)(sizeof exports / sizeof exports[0]))
@@ -144,6 +147,9 @@ pipelined(VtUnit *u, const char *preset)
 		LFunc *f = vliw_isel(u->tm->func.v[i], mach_preset(preset),
 		    &u->d, &u->a);
 		ck_assert_ptr_nonnull(f);
+		vliw_unroll(f);		/* the passes before it, in order */
+		vliw_cse(f);
+		vliw_licm(f);
 		n += vliw_modulo(f);
 	}
 	return n;
@@ -200,6 +206,11 @@ START_TEST(modulo_where_it_applies)
 	    "grid (i: 1)\n"
 	    "semantics (parallel)\n"
 	    "blocks { x: [R, L] at (0, 0); z: [R, L] at (0, 0); }\n"
+	    "{ z[...] = x[...] * 3.0 - 1.0; }\n"
+	    "kernel wide<R>(x: f32[R, 8 * L], out z: f32[R, 8 * L])\n"
+	    "grid (i: 1)\n"
+	    "semantics (parallel)\n"
+	    "blocks { x: [R, 8 * L] at (0, 0); z: [R, 8 * L] at (0, 0); }\n"
 	    "{ z[...] = x[...] * 3.0 - 1.0; }\n";
 	static const char acc[] = "#define L __PK_LANES__\n" ACC_SRC
 	    "export acc<128>;\n";
@@ -208,7 +219,7 @@ START_TEST(modulo_where_it_applies)
 		int loops;
 	} cases[] = {
 		{ "export ew<8>;\n", 0 }, { "export ew<16>;\n", 0 },
-		{ "export ew<256>;\n", 1 },
+		{ "export ew<256>;\n", 1 }, { "export wide<64>;\n", 1 },
 	};
 	const char *preset = presets[_i];
 	char text[1024];

@@ -1,7 +1,7 @@
 /*
  * check_opt.c - the LLO optimisation passes (backend/vliw/cse.c,
- * backend/vliw/licm.c): on hand-built LLO, what each pass removes or
- * hoists and every case it must refuse; on LLO from source, the address
+ * backend/vliw/licm.c, backend/vliw/unroll.c): on hand-built LLO, what
+ * each pass removes, hoists or copies and every case it must refuse; on LLO from source, the address
  * arithmetic of a chunk loop; end to end, kernels with chunk loops
  * compiled with the passes (compared with interpret mode, small preset
  * and v4), and the same kernel compiled with and without the passes:
@@ -790,6 +790,97 @@ START_TEST(e2e_example)
 }
 END_TEST
 
+/* ------------------------------------------------------------ unroll */
+
+/*
+ * block 0: s1 = 0; block 1, a loop of T trips: s2 = s1 * 4, s3 = s2 + 1,
+ * sst s3 -> [s2], s1 += 1, p1 = s1 < T, (p1) br 1; block 2: s4 = s3
+ * (the last trip's s3, read after the loop), halt.
+ */
+static void
+short_loop(Hand *h, int T, int *r)
+{
+	int s1, s2, s3, p1;
+
+	hand_new(h, 3);
+	s1 = sreg(h), s2 = sreg(h), s3 = sreg(h);
+	p1 = llo_new_reg(h->f, LC_P);
+	r[0] = s1, r[1] = s2, r[2] = s3, r[3] = sreg(h);
+	addi(h, 0, OP_SMOVI, s1, 0, 0);
+	h->f->blk.v[1].trips = T;
+	addi(h, 1, OP_SMULI, s2, s1, 4);
+	addi(h, 1, OP_SADDI, s3, s2, 1);
+	llo_add(h->f, 1, OP_SST, 0, s2, s3, 0);
+	addi(h, 1, OP_SADDI, s1, s1, 1);
+	addi(h, 1, OP_SCMPILT, p1, s1, T);
+	br(h, 1, p1, 1);
+	llo_add(h->f, 2, OP_SMOV, r[3], s3, 0, 0);
+	llo_add(h->f, 2, OP_HALT, 0, 0, 0, 0);
+}
+
+/* Three trips become three copies in one block with the blocks around;
+   the first two copies write their own s2 and s3, the last the loop's,
+   which the op after the loop reads.  With a second reader of p1, the
+   exit test stays in every copy. */
+START_TEST(unroll_short_loop)
+{
+	Hand h;
+	int r[4], k, n = 0;
+	const LIns *in;
+
+	short_loop(&h, 3, r);
+	ck_assert_int_eq(vliw_unroll(h.f), 1);
+	ck_assert_int_eq(h.f->blk.n, 1);
+	/* the copies without the exit test (only the br read p1) */
+	ck_assert_int_eq(nops(h.f, 0), 1 + 3 * 4 + 2);
+	for (k = 0; k < h.f->blk.v[0].ins.n; k++) {
+		in = at(h.f, 0, k);
+		ck_assert_int_ne(in->op, OP_BR);
+		ck_assert_int_ne(in->op, OP_SCMPILT);
+		if (in->op != OP_SMULI)
+			continue;
+		ck_assert_int_eq(in->a, r[0]);	/* the counter: shared */
+		ck_assert(n == 2 ? in->d == r[1] : in->d != r[1]);
+		n++;
+	}
+	ck_assert_int_eq(n, 3);
+	in = at(h.f, 0, nops(h.f, 0) - 2);
+	ck_assert_int_eq(in->op, OP_SMOV);
+	ck_assert_int_eq(in->a, r[2]);
+	ck_assert_int_eq(at(h.f, 0, nops(h.f, 0) - 3)->d, r[0]);	/* s1 += 1 */
+	hand_free(&h);
+
+	short_loop(&h, 3, r);
+	in = &h.f->blk.v[1].ins.v[h.f->blk.v[1].ins.n - 1];
+	llo_add(h.f, 0, OP_PNOT, llo_new_reg(h.f, LC_P), in->guard, 0, 0);
+	ck_assert_int_eq(vliw_unroll(h.f), 1);
+	ck_assert_int_eq(nops(h.f, 0), 2 + 3 * 5 + 2);
+	hand_free(&h);
+}
+END_TEST
+
+/* Too many trips, an unknown count, or a second way into the loop: it
+   stays. */
+START_TEST(unroll_refuses)
+{
+	Hand h;
+	int r[4];
+
+	short_loop(&h, 9, r);
+	ck_assert_int_eq(vliw_unroll(h.f), 0);
+	ck_assert_int_eq(h.f->blk.n, 3);
+	hand_free(&h);
+	short_loop(&h, 3, r);
+	h.f->blk.v[1].trips = 0;
+	ck_assert_int_eq(vliw_unroll(h.f), 0);
+	hand_free(&h);
+	short_loop(&h, 3, r);
+	br(&h, 0, 0, 1);		/* block 0 jumps in */
+	ck_assert_int_eq(vliw_unroll(h.f), 0);
+	hand_free(&h);
+}
+END_TEST
+
 static Suite *
 suite(void)
 {
@@ -803,6 +894,8 @@ suite(void)
 	tcase_add_test(c, cse_refuses_redefined_source);
 	tcase_add_test(c, cse_refuses_impure);
 	tcase_add_test(c, cse_loads);
+	tcase_add_test(c, unroll_short_loop);
+	tcase_add_test(c, unroll_refuses);
 	tcase_add_test(c, cse_refuses_read_between);
 	tcase_add_test(c, cse_vector);
 	suite_add_tcase(s, c);

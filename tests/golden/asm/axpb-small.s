@@ -1,5 +1,5 @@
 # axpb64: VMEM 16384 of 262144 bytes; SMEM 448 of 4096 bytes
-# 186 bundles, 285 ops
+# 177 bundles, 285 ops
 .preset small
 .region axpb64
 .entry axpb64 pc=L0
@@ -134,77 +134,62 @@ L115:
 	.loc "examples/axpb.pk" 15 5 region=axpb64
 	smuli s1, s4, 32 ; saddi s4, s4, 32
 	.loc "examples/axpb.pk" 15 5 region=axpb64
-	sadd s9, s2, s1 ; sadd s8, s5, s1
+	sadd s8, s2, s1 ; smuli s9, s4, 32
 	.loc "examples/axpb.pk" 15 5 region=axpb64
-	vld v2, [s9]
+	sadd s10, s2, s9 ; saddi s4, s4, 32 ; vld v2, [s8]
 	.loc "examples/axpb.pk" 15 5 region=axpb64
-	vld v3, [s9 + 512]
+	smuli s11, s4, 32 ; saddi s4, s4, 32 ; vld v3, [s8 + 512]
 	.loc "examples/axpb.pk" 15 5 region=axpb64
-	smuli s1, s4, 32 ; saddi s4, s4, 32 ; vmul.f32 v4, v2, v0
+	sadd s12, s2, s11 ; smuli s8, s4, 32 ; vld v5, [s10] ; vmul.f32 v4, v2, v0
 	.loc "examples/axpb.pk" 15 5 region=axpb64
-	sadd s10, s2, s1 ; sadd s9, s5, s1 ; vmul.f32 v2, v3, v0
+	sadd s14, s5, s1 ; sadd s13, s2, s8 ; vld v6, [s10 + 512] ; vmul.f32 v2, v3, v0
 	.loc "examples/axpb.pk" 15 5 region=axpb64
-	vld v5, [s10] ; vadd.f32 v3, v4, v1
+	sadd s1, s5, s9 ; sadd s2, s5, s11 ; vld v8, [s12] ; vadd.f32 v3, v4, v1 ; vmul.f32 v7, v5, v0
 	.loc "examples/axpb.pk" 15 5 region=axpb64
-	vld v6, [s10 + 512] ; vadd.f32 v4, v2, v1
+	sadd s9, s5, s8 ; pnot p1, p2 ; vld v9, [s12 + 512] ; vadd.f32 v4, v2, v1 ; vmul.f32 v5, v6, v0
 	.loc "examples/axpb.pk" 15 5 region=axpb64
-	smuli s1, s4, 32 ; saddi s4, s4, 32 ; vst v3, [s8 + 8192] ; vmul.f32 v2, v5, v0
+	saddi s4, s4, 32 ; por p2, p1, p5 ; vld v2, [s13] ; vst v3, [s14 + 8192] ; vadd.f32 v6, v7, v1 ; vmul.f32 v10, v8, v0
 	.loc "examples/axpb.pk" 15 5 region=axpb64
-	sadd s10, s2, s1 ; sadd s8, s5, s1 ; vst v4, [s8 + 8704] ; vmul.f32 v7, v6, v0
+	vld v3, [s13 + 512] ; vst v4, [s14 + 8704] ; vadd.f32 v7, v5, v1 ; vmul.f32 v8, v9, v0
 	.loc "examples/axpb.pk" 15 5 region=axpb64
-	vld v8, [s10] ; vadd.f32 v9, v2, v1
+	vst v6, [s1 + 8192] ; vadd.f32 v5, v10, v1 ; vmul.f32 v4, v2, v0
 	.loc "examples/axpb.pk" 15 5 region=axpb64
-	vld v2, [s10 + 512] ; vadd.f32 v10, v7, v1
+	vst v7, [s1 + 8704] ; vadd.f32 v6, v8, v1 ; vmul.f32 v2, v3, v0
 	.loc "examples/axpb.pk" 15 5 region=axpb64
-	smuli s1, s4, 32 ; saddi s4, s4, 32 ; vst v9, [s9 + 8192] ; vmul.f32 v7, v8, v0
+	vst v5, [s2 + 8192] ; vadd.f32 v0, v4, v1
 	.loc "examples/axpb.pk" 15 5 region=axpb64
-	sadd s4, s2, s1 ; sadd s9, s5, s1 ; vst v10, [s9 + 8704] ; vmul.f32 v8, v2, v0
-	.loc "examples/axpb.pk" 15 5 region=axpb64
-	vld v5, [s4] ; vadd.f32 v3, v7, v1
-	.loc "examples/axpb.pk" 15 5 region=axpb64
-	vld v6, [s4 + 512] ; vadd.f32 v4, v8, v1
-	.loc "examples/axpb.pk" 15 5 region=axpb64
-	vst v3, [s8 + 8192] ; vmul.f32 v2, v5, v0
-	.loc "examples/axpb.pk" 15 5 region=axpb64
-	vst v4, [s8 + 8704] ; vmul.f32 v3, v6, v0
-	.loc "examples/axpb.pk" 15 5 region=axpb64
-	vadd.f32 v0, v2, v1
-	.loc "examples/axpb.pk" 15 5 region=axpb64
-	vadd.f32 v2, v3, v1
+	vst v6, [s2 + 8704] ; vadd.f32 v3, v2, v1
 	.loc "examples/axpb.pk" 15 5 region=axpb64
 	vst v0, [s9 + 8192]
 	.loc "examples/axpb.pk" 15 5 region=axpb64
-	vst v2, [s9 + 8704]
+	(!p2) br L144 ; vst v3, [s9 + 8704]
 	.loc "" 0 0 region=axpb64
-	pnot p1, p2
-	por p2, p1, p5
-	(!p2) br L153
 	smovi s1, 1 ; sld s2, [s0 + 168]
 	ssub s4, s1, s3
 	scmpi.ne p1, s2, 0
-	(!p1) br L149
+	(!p1) br L140
 	scmpi.eq p1, s4, 0 ; scmpi.eq p2, s4, 1
 	(p1) sync.take f2, 1
 	(p2) sync.take f3, 1
-L149:
+L140:
 	smovi s1, 1
 	sst s1, [s0 + 168]
 	sst s4, [s0 + 164]
 	sst s1, [s0 + 172]
-L153:
+L144:
 	sst s6, [s0 + 156] ; smovi s1, 0
-	sst s1, [s0 + 160] ; (!p5) br L158
+	sst s1, [s0 + 160] ; (!p5) br L149
 	smovi s1, 1
 	ssub s2, s1, s7
 	sst s2, [s0 + 144]
-L158:
+L149:
 	sst s6, [s0 + 176] ; saddi s6, s6, 1
 	smovi s1, 0 ; scmpi.lt p1, s6, 8
 	sst s1, [s0 + 180] ; (p1) br L72
 	sld s1, [s0 + 172]
 	nop
 	scmpi.ne p1, s1, 0
-	(!p1) br L178
+	(!p1) br L169
 	sld s1, [s0 + 176] ; sld s2, [s0 + 180]
 	sld s3, [s0 + 164] ; smovi s4, 1
 	smuli s5, s1, 8 ; smuli s6, s2, 128
@@ -218,13 +203,13 @@ L158:
 	scmpi.eq p2, s1, 1 ; smovi s2, 0 ; (p1) dma.start f2, [s0 + 384]
 	(p2) dma.start f3, [s0 + 384]
 	sst s2, [s0 + 172]
-L178:
+L169:
 	sld s1, [s0 + 164] ; sld s2, [s0 + 168]
 	smovi s0, 1
 	ssub s3, s0, s1 ; scmpi.ne p1, s2, 0
-	(!p1) br L185
+	(!p1) br L176
 	scmpi.eq p1, s3, 0 ; scmpi.eq p2, s3, 1
 	(p1) sync.take f2, 1
 	(p2) sync.take f3, 1
-L185:
+L176:
 	halt ; trace.end axpb64

@@ -221,17 +221,17 @@ L187:
 	.loc "kernels/matmul/matmul.pk" 28 21 region=matmul_small
 	smuli s1, s5, 128 ; saddi s5, s5, 8
 	.loc "kernels/matmul/matmul.pk" 28 21 region=matmul_small
-	vst v0, [s1 + 16384]
+	smuli s8, s5, 128 ; saddi s5, s5, 8 ; vst v0, [s1 + 16384]
 	.loc "kernels/matmul/matmul.pk" 28 21 region=matmul_small
-	smuli s8, s5, 128 ; saddi s5, s5, 8 ; vst v0, [s1 + 16896]
+	smuli s9, s5, 128 ; saddi s5, s5, 8 ; vst v0, [s1 + 16896]
 	.loc "kernels/matmul/matmul.pk" 28 21 region=matmul_small
-	vst v0, [s8 + 16384]
+	smuli s1, s5, 128 ; saddi s5, s5, 8 ; vst v0, [s8 + 16384]
 	.loc "kernels/matmul/matmul.pk" 28 21 region=matmul_small
-	smuli s9, s5, 128 ; saddi s5, s5, 8 ; vst v0, [s8 + 16896]
+	vst v0, [s8 + 16896]
 	.loc "kernels/matmul/matmul.pk" 28 21 region=matmul_small
 	vst v0, [s9 + 16384]
 	.loc "kernels/matmul/matmul.pk" 28 21 region=matmul_small
-	smuli s1, s5, 128 ; saddi s5, s5, 8 ; vst v0, [s9 + 16896]
+	vst v0, [s9 + 16896]
 	.loc "kernels/matmul/matmul.pk" 28 21 region=matmul_small
 	vst v0, [s1 + 16384]
 	.loc "kernels/matmul/matmul.pk" 28 21 region=matmul_small
@@ -475,25 +475,25 @@ L200:
 	.loc "kernels/matmul/matmul.pk" 30 39 region=matmul_small
 	smuli s1, s8, 128 ; saddi s8, s8, 8
 	.loc "kernels/matmul/matmul.pk" 30 39 region=matmul_small
-	sadd s9, s5, s1 ; vld v0, [s1 + 16384]
+	sadd s9, s5, s1 ; smuli s10, s8, 128 ; vld v0, [s1 + 16384]
 	.loc "kernels/matmul/matmul.pk" 30 39 region=matmul_small
-	smuli s10, s8, 128 ; saddi s8, s8, 8 ; vld v1, [s1 + 16896]
+	sadd s11, s5, s10 ; saddi s8, s8, 8 ; vld v1, [s1 + 16896]
 	.loc "kernels/matmul/matmul.pk" 30 39 region=matmul_small
-	sadd s1, s5, s10 ; vld v2, [s10 + 16384] ; vst v0, [s9 + 8192]
+	smuli s1, s8, 128 ; saddi s8, s8, 8 ; vld v2, [s10 + 16384] ; vst v0, [s9 + 8192]
 	.loc "kernels/matmul/matmul.pk" 30 39 region=matmul_small
-	smuli s11, s8, 128 ; saddi s8, s8, 8 ; vld v0, [s10 + 16896] ; vst v1, [s9 + 8704]
+	sadd s14, s5, s1 ; smuli s12, s8, 128 ; vld v0, [s10 + 16896] ; vst v1, [s9 + 8704]
 	.loc "kernels/matmul/matmul.pk" 30 39 region=matmul_small
-	sadd s9, s5, s11 ; vld v3, [s11 + 16384] ; vst v2, [s1 + 8192]
+	sadd s9, s5, s12 ; saddi s8, s8, 8 ; vld v1, [s1 + 16384] ; vst v2, [s11 + 8192]
 	.loc "kernels/matmul/matmul.pk" 30 39 region=matmul_small
-	smuli s10, s8, 128 ; saddi s8, s8, 8 ; vld v1, [s11 + 16896] ; vst v0, [s1 + 8704]
+	vld v2, [s1 + 16896] ; vst v0, [s11 + 8704]
 	.loc "kernels/matmul/matmul.pk" 30 39 region=matmul_small
-	sadd s1, s5, s10 ; vld v2, [s10 + 16384] ; vst v3, [s9 + 8192]
+	vld v0, [s12 + 16384] ; vst v1, [s14 + 8192]
 	.loc "kernels/matmul/matmul.pk" 30 39 region=matmul_small
-	vld v0, [s10 + 16896] ; vst v1, [s9 + 8704]
+	vld v1, [s12 + 16896] ; vst v2, [s14 + 8704]
 	.loc "kernels/matmul/matmul.pk" 30 39 region=matmul_small
-	vst v2, [s1 + 8192]
+	vst v0, [s9 + 8192]
 	.loc "kernels/matmul/matmul.pk" 30 39 region=matmul_small
-	vst v0, [s1 + 8704]
+	vst v1, [s9 + 8704]
 L361:
 	.loc "" 0 0 region=matmul_small
 	pnot p1, p4
@@ -768,17 +768,17 @@ L606:
 	.loc "kernels/matmul/matmul.pk" 61 21 region=matmul_f32_small
 	smuli s1, s4, 128 ; saddi s4, s4, 8
 	.loc "kernels/matmul/matmul.pk" 61 21 region=matmul_f32_small
-	vst v0, [s1 + 24576]
+	smuli s8, s4, 128 ; saddi s4, s4, 8 ; vst v0, [s1 + 24576]
 	.loc "kernels/matmul/matmul.pk" 61 21 region=matmul_f32_small
-	smuli s8, s4, 128 ; saddi s4, s4, 8 ; vst v0, [s1 + 25088]
+	smuli s9, s4, 128 ; saddi s4, s4, 8 ; vst v0, [s1 + 25088]
 	.loc "kernels/matmul/matmul.pk" 61 21 region=matmul_f32_small
-	vst v0, [s8 + 24576]
+	smuli s1, s4, 128 ; saddi s4, s4, 8 ; vst v0, [s8 + 24576]
 	.loc "kernels/matmul/matmul.pk" 61 21 region=matmul_f32_small
-	smuli s9, s4, 128 ; saddi s4, s4, 8 ; vst v0, [s8 + 25088]
+	vst v0, [s8 + 25088]
 	.loc "kernels/matmul/matmul.pk" 61 21 region=matmul_f32_small
 	vst v0, [s9 + 24576]
 	.loc "kernels/matmul/matmul.pk" 61 21 region=matmul_f32_small
-	smuli s1, s4, 128 ; saddi s4, s4, 8 ; vst v0, [s9 + 25088]
+	vst v0, [s9 + 25088]
 	.loc "kernels/matmul/matmul.pk" 61 21 region=matmul_f32_small
 	vst v0, [s1 + 24576]
 	.loc "kernels/matmul/matmul.pk" 61 21 region=matmul_f32_small
@@ -1696,25 +1696,25 @@ L619:
 	.loc "kernels/matmul/matmul.pk" 63 39 region=matmul_f32_small
 	smuli s1, s8, 128 ; saddi s8, s8, 8
 	.loc "kernels/matmul/matmul.pk" 63 39 region=matmul_f32_small
-	sadd s9, s4, s1 ; vld v0, [s1 + 24576]
+	sadd s9, s4, s1 ; smuli s10, s8, 128 ; vld v0, [s1 + 24576]
 	.loc "kernels/matmul/matmul.pk" 63 39 region=matmul_f32_small
-	smuli s10, s8, 128 ; saddi s8, s8, 8 ; vld v1, [s1 + 25088]
+	sadd s11, s4, s10 ; saddi s8, s8, 8 ; vld v1, [s1 + 25088]
 	.loc "kernels/matmul/matmul.pk" 63 39 region=matmul_f32_small
-	sadd s1, s4, s10 ; vld v2, [s10 + 24576] ; vst v0, [s9 + 16384]
+	smuli s1, s8, 128 ; saddi s8, s8, 8 ; vld v2, [s10 + 24576] ; vst v0, [s9 + 16384]
 	.loc "kernels/matmul/matmul.pk" 63 39 region=matmul_f32_small
-	smuli s11, s8, 128 ; saddi s8, s8, 8 ; vld v0, [s10 + 25088] ; vst v1, [s9 + 16896]
+	sadd s14, s4, s1 ; smuli s12, s8, 128 ; vld v0, [s10 + 25088] ; vst v1, [s9 + 16896]
 	.loc "kernels/matmul/matmul.pk" 63 39 region=matmul_f32_small
-	sadd s9, s4, s11 ; vld v3, [s11 + 24576] ; vst v2, [s1 + 16384]
+	sadd s9, s4, s12 ; saddi s8, s8, 8 ; vld v1, [s1 + 24576] ; vst v2, [s11 + 16384]
 	.loc "kernels/matmul/matmul.pk" 63 39 region=matmul_f32_small
-	smuli s10, s8, 128 ; saddi s8, s8, 8 ; vld v1, [s11 + 25088] ; vst v0, [s1 + 16896]
+	vld v2, [s1 + 25088] ; vst v0, [s11 + 16896]
 	.loc "kernels/matmul/matmul.pk" 63 39 region=matmul_f32_small
-	sadd s1, s4, s10 ; vld v2, [s10 + 24576] ; vst v3, [s9 + 16384]
+	vld v0, [s12 + 24576] ; vst v1, [s14 + 16384]
 	.loc "kernels/matmul/matmul.pk" 63 39 region=matmul_f32_small
-	vld v0, [s10 + 25088] ; vst v1, [s9 + 16896]
+	vld v1, [s12 + 25088] ; vst v2, [s14 + 16896]
 	.loc "kernels/matmul/matmul.pk" 63 39 region=matmul_f32_small
-	vst v2, [s1 + 16384]
+	vst v0, [s9 + 16384]
 	.loc "kernels/matmul/matmul.pk" 63 39 region=matmul_f32_small
-	vst v0, [s1 + 16896]
+	vst v1, [s9 + 16896]
 L1420:
 	.loc "" 0 0 region=matmul_f32_small
 	pnot p1, p4
