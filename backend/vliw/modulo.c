@@ -145,9 +145,9 @@ candidate(Ms *M, int b)
 	const LIns *last, *prev;
 	int i, k;
 
-	if (b == 0 || bk->trips < 2 || bk->ins.n < 2 ||
-	    bk->ins.n - 1 > MAXBODY)
-		return 0;
+	if (b == 0 || bk->trips < 2 || bk->trips > INT32_MAX ||
+	    bk->ins.n < 2 || bk->ins.n - 1 > MAXBODY)
+		return 0;	/* (the kernel's counter is an immediate) */
 	last = &bk->ins.v[bk->ins.n - 1];
 	if (last->op != OP_BR || last->target != b || !last->guard ||
 	    last->gneg)
