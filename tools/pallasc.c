@@ -217,7 +217,7 @@ pass_flag(VliwOpts *v, const char *arg)
 	} pass[] = {
 		{ "-fno-cse", VLIW_NO_CSE }, { "-fno-licm", VLIW_NO_LICM },
 		{ "-fno-modulo-sched", VLIW_NO_MODULO },
-		{ "-fno-unroll-loops", VLIW_NO_UNROLL },
+		{ "-fno-unroll-loops", VLIW_NO_UNROLL | VLIW_NO_INTERLEAVE },
 	};
 	size_t k;
 

@@ -8,7 +8,8 @@
  * Printing: one op per line in assembly order of its format, virtual
  *           registers as %s3 / %v7 / %m1 / %p2 (physical ones, after
  *           vliw_regalloc, as s3 / v7 ...), labels as .bN, and after
- *           vliw_sched each op prefixed by its bundle, "[c]".
+ *           vliw_sched each op prefixed by its bundle, "[c]"; a memory
+ *           op with a known range ends in "; touches [lo, hi)".
  */
 #include <string.h>
 
@@ -159,6 +160,8 @@ print_ins(Buf *out, const LFunc *f, const LIns *in)
 		buf_puts(out, i ? ", " : " ");
 		opnd(out, f, in, fi->opnd[i]);
 	}
+	if (in->mhi > in->mlo)
+		buf_printf(out, "  ; touches [%d, %d)", in->mlo, in->mhi);
 	buf_putc(out, '\n');
 }
 

@@ -24,10 +24,15 @@
  *           first, keeping the list schedule (their spill code takes
  *           scalar slots and SMEM, which streams such as the MXU's leave
  *           free; at most CHEAPSPILL rounds).
- *           When a class still runs out, f is scheduled again in vliw_isel's
- *           order (vliw_sched_serial: the list scheduler hoists
+ *           Also tried: only the blocks where more registers of a class
+ *           are live at once than the preset has keep vliw_isel's order
+ *           (LBlk.inorder), the others their list schedule (a few
+ *           rounds).  And f scheduled again in vliw_isel's order
+ *           everywhere (vliw_sched_serial: the list scheduler hoists
  *           independent ops, such as predicate computations, far above
- *           their uses) and allocated once more.  If that fails too,
+ *           their uses) and allocated once more.  Of those that fit, the
+ *           shortest (bundles weighted by loop depth) is kept; a tie goes
+ *           to the one keeping most list schedules.  If that fails too,
  *           spilling rounds: a linear scan over the in-order schedule
  *           that, whenever a class is full, spills the interval that
  *           ends last (the register in use whose last use is furthest
@@ -47,7 +52,7 @@
 
 #include "backend/vliw/vliw.h"
 
-enum { MAXSPILL = 16, CHEAPSPILL = 4 };
+enum { MAXSPILL = 16, CHEAPSPILL = 4, PARTIAL = 4 };
 
 typedef struct Ra {
 	LFunc *f;
@@ -537,6 +542,61 @@ cost(const LFunc *f)
 	return sum;
 }
 
+/* Marks inorder the blocks where more registers of a class are live at
+   once than the preset has (their list schedule hoisted too much);
+   returns how many it newly marked. */
+static int
+mark_pressure(LFunc *f)
+{
+	Ra R;
+	int c, r, p, b, live, np, n = 0, P = 0;
+	int *delta;
+
+	for (b = 0; b < f->blk.n; b++)
+		P += f->blk.v[b].nbundle;
+	analyse(&R, f);
+	delta = arena_alloc(&R.a, sizeof(int) * (size_t)(P + 2));
+	for (c = 0; c < NLCLASS; c++) {
+		np = nphys(f->mp, (LClass)c) - (c == LC_P);
+		memset(delta, 0, sizeof(int) * (size_t)(P + 2));
+		for (r = R.base[c] + 1; r < R.base[c + 1]; r++)
+			if (R.hi[r] >= 0 && R.lo[r] <= R.hi[r] && R.hi[r] < P) {
+				delta[R.lo[r]]++;
+				delta[R.hi[r] + 1]--;
+			}
+		for (p = 0, live = 0, b = 0; p < P; p++) {
+			live += delta[p];
+			while (b + 1 < f->blk.n && R.bs[b + 1] <= p)
+				b++;
+			if (live > np && !f->blk.v[b].inorder) {
+				f->blk.v[b].inorder = 1;
+				n++;
+			}
+		}
+	}
+	arena_free(&R.a);
+	return n;
+}
+
+/* A copy of f whose over-full blocks (mark_pressure) keep vliw_isel's
+   order while the others keep their list schedule, allocated; NULL if a
+   few rounds of that do not make it fit (f untouched either way). */
+static LFunc *
+partial_serial(const LFunc *f)
+{
+	LFunc *g = clone(f);
+	int round;
+
+	for (round = 0; round < PARTIAL; round++) {
+		if (!mark_pressure(g))
+			return NULL;
+		vliw_sched_again(g);
+		if (!allocate(g))
+			return g;
+	}
+	return NULL;
+}
+
 /*
  * When f's list schedule runs out of scalars or predicates only: a copy
  * of f with those spilled and the list schedule kept, allocated; else
@@ -575,7 +635,7 @@ vliw_regalloc(LFunc *f, Diag *d)
 	int keep[NLCLASS], c, round, n, total = 0;
 	char *victim[NLCLASS];
 	LClass bad = LC_NONE;
-	LFunc *cheap;
+	LFunc *cheap, *part, *best;
 
 	if (!f->scheduled)
 		bug("vliw: regalloc: function '%s' is not scheduled", f->name);
@@ -583,15 +643,21 @@ vliw_regalloc(LFunc *f, Diag *d)
 		return 0;
 	for (c = 0; c < NLCLASS; c++)
 		keep[c] = f->nreg[c];
+	part = partial_serial(f);
 	cheap = cheap_spill(f, keep, d);
 	vliw_sched_serial(f);
 	if (!allocate(f)) {
-		if (cheap && cost(cheap) < cost(f))
-			*f = *cheap;
+		/* ties: keep the list schedules (part), not spill code */
+		best = part && cost(part) <= cost(f) ? part : NULL;
+		if (cheap && cost(cheap) < cost(best ? best : f))
+			best = cheap;
+		if (best)
+			*f = *best;
 		return 0;
 	}
-	if (cheap) {
-		*f = *cheap;
+	if (part || cheap) {
+		*f = part && (!cheap || cost(part) <= cost(cheap)) ? *part :
+		    *cheap;
 		return 0;
 	}
 	for (round = 0; round < MAXSPILL; round++) {

@@ -57,7 +57,8 @@
  *           when the first schedule needs too many registers.  Blocks
  *           vliw_modulo made (LBlk.inorder) are always scheduled so: their
  *           order is the software pipeline's.
- * Entry:    vliw_sched(LFunc *), vliw_sched_serial(LFunc *)
+ * Entry:    vliw_sched(LFunc *), vliw_sched_serial(LFunc *),
+ *           vliw_sched_again(LFunc *)
  * Tests:    tests/unit/check_vliw.c (packing, latencies, a loop whose
  *           body ends in a long-latency op); tests/unit/check_mxu.c
  *           (pipelined matmul streams on the simulator).
@@ -893,8 +894,9 @@ vliw_sched(LFunc *f)
 	schedule(f, 0);
 }
 
-void
-vliw_sched_serial(LFunc *f)
+/* Back to vliw_isel's order in every block, and scheduled in mode. */
+static void
+reschedule(LFunc *f, int mode)
 {
 	int b, i;
 
@@ -909,5 +911,17 @@ vliw_sched_serial(LFunc *f)
 		if (bk->ins.n)
 			memcpy(bk->ins.v, t, sizeof(LIns) * (size_t)bk->ins.n);
 	}
-	schedule(f, SERIAL);
+	schedule(f, mode);
+}
+
+void
+vliw_sched_serial(LFunc *f)
+{
+	reschedule(f, SERIAL);
+}
+
+void
+vliw_sched_again(LFunc *f)
+{
+	reschedule(f, 0);
 }

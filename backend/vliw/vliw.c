@@ -3,27 +3,34 @@
  *
  * Gives:    vliw_compile, vliw_compile_opts, vliw_compile_asm,
  *           vliw_compile_llo (vliw.h).
- * Order:    per tile-IR function: vliw_isel -> vliw_unroll -> vliw_cse ->
- *           vliw_licm -> vliw_modulo -> vliw_sched -> vliw_regalloc (which
- *           spills and schedules again when the registers run out); then
- *           vliw_emit over all of them.
+ * Order:    per tile-IR function: vliw_isel -> vliw_unroll (short loops)
+ *           -> vliw_cse -> vliw_licm -> vliw_modulo -> vliw_unroll (EUP and
+ *           XLU loops) -> vliw_sched -> vliw_regalloc (which spills and
+ *           schedules again when the registers run out); then vliw_emit
+ *           over all of them.
  */
 #include <stdlib.h>
 
 #include "backend/vliw/vliw.h"
 
 /* The passes over LLO before scheduling (VliwOpts.off leaves some out);
-   returns the loops software-pipelined. */
+   returns the loops software-pipelined or interleaved (which cost
+   registers). */
 static int
 passes(LFunc *f, unsigned off)
 {
+	int n;
+
 	if (!(off & VLIW_NO_UNROLL))
-		vliw_unroll(f);
+		vliw_unroll(f, VLIW_UNROLL_SHORT);
 	if (!(off & VLIW_NO_CSE))
 		vliw_cse(f);
 	if (!(off & VLIW_NO_LICM))
 		vliw_licm(f);
-	return off & VLIW_NO_MODULO ? 0 : vliw_modulo(f);
+	n = off & VLIW_NO_MODULO ? 0 : vliw_modulo(f);
+	if (!(off & VLIW_NO_INTERLEAVE))
+		n += vliw_unroll(f, VLIW_UNROLL_INTERLEAVE);
+	return n;
 }
 
 static int
@@ -35,8 +42,9 @@ spilled(const LFunc *f)
 
 /* One function through isel, the passes, sched and regalloc; NULL after
    an error.  A software pipeline needs registers for the iterations it
-   overlaps: when the function then spills, it is compiled again without
-   it, and the one that spills less is kept. */
+   overlaps, and so do interleaved copies: when the function then spills,
+   it is compiled again without them, and the one that spills less is
+   kept. */
 static LFunc *
 compile_func(const TFunc *tf, const MachPreset *p, unsigned off, Diag *d,
     Arena *a)
@@ -52,7 +60,8 @@ compile_func(const TFunc *tf, const MachPreset *p, unsigned off, Diag *d,
 		return NULL;
 	if (!piped || !spilled(f))
 		return f;
-	g = compile_func(tf, p, off | VLIW_NO_MODULO, d, a);
+	g = compile_func(tf, p, off | VLIW_NO_MODULO | VLIW_NO_INTERLEAVE, d,
+	    a);
 	return g && spilled(g) < spilled(f) ? g : f;
 }
 

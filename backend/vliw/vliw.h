@@ -15,9 +15,10 @@
  * unless it ends in an unguarded br or halt; a br's target is a block.
  *
  * The pipeline (vliw.c, vliw_compile):
- *   vliw_isel -> vliw_unroll -> vliw_cse -> vliw_licm -> vliw_modulo ->
- *   vliw_sched -> vliw_regalloc (vliw_spill, vliw_sched again when
- *   registers run out) -> vliw_emit
+ *   vliw_isel -> vliw_unroll (short) -> vliw_cse -> vliw_licm ->
+ *   vliw_modulo -> vliw_unroll (interleave) -> vliw_sched ->
+ *   vliw_regalloc (vliw_spill, vliw_sched again when registers run out)
+ *   -> vliw_emit
  */
 #ifndef PALLAS_VLIW_H
 #define PALLAS_VLIW_H
@@ -167,11 +168,14 @@ int vliw_reg_dep(int lat, int xd, const int *xr, int xnr, int yd,
 int vliw_mem_dep(const MachPreset *mp, const LIns *x, const LIns *y);
 
 /* ----------------------------------------------------------- unroll.c */
-/* Replaces each counted one-block loop of at most a few trips by copies
-   of its body, and merges the blocks around it when only falling
-   through joins them (so an enclosing loop may become one block).
-   Returns the loops unrolled. */
-int vliw_unroll(LFunc *f);
+/* VLIW_UNROLL_SHORT: replaces each counted one-block loop of at most a
+   few trips by copies of its body, and merges the blocks around it when
+   only falling through joins them (so an enclosing loop may become one
+   block).  VLIW_UNROLL_INTERLEAVE: gives each counted one-block loop of
+   EUP or XLU work F copies of its body per trip (F dividing its trips),
+   for the scheduler to overlap.  Returns the loops unrolled. */
+enum { VLIW_UNROLL_SHORT, VLIW_UNROLL_INTERLEAVE };
+int vliw_unroll(LFunc *f, int mode);
 
 /* ----------------------------------------------------------- modulo.c */
 /* Software-pipelines the counted one-block loops of f (LBlk.trips) where
@@ -211,6 +215,9 @@ void vliw_sched(LFunc *f);
 /* Schedules a scheduled f again, keeping each block's ops in the order
    vliw_isel gave them (no op issues before an earlier one). */
 void vliw_sched_serial(LFunc *f);
+/* Schedules a scheduled f again from vliw_isel's order (after LBlk.inorder
+   changed). */
+void vliw_sched_again(LFunc *f);
 
 /* ----------------------------------------------------------- regalloc.c */
 /* Maps virtual registers to the preset's registers (linear scan over the
@@ -253,7 +260,7 @@ int vliw_compile(const TModule *m, const MachPreset *p, Diag *d, Arena *a,
     MachProgram **out);
 /* The LLO passes that may be left out (VliwOpts.off), to measure them. */
 enum { VLIW_NO_CSE = 1, VLIW_NO_LICM = 2, VLIW_NO_MODULO = 4,
-	VLIW_NO_UNROLL = 8 };
+	VLIW_NO_UNROLL = 8, VLIW_NO_INTERLEAVE = 16 };
 typedef struct VliwOpts {
 	unsigned off;		/* VLIW_NO_* bits */
 } VliwOpts;

@@ -147,7 +147,7 @@ pipelined(VtUnit *u, const char *preset)
 		LFunc *f = vliw_isel(u->tm->func.v[i], mach_preset(preset),
 		    &u->d, &u->a);
 		ck_assert_ptr_nonnull(f);
-		vliw_unroll(f);		/* the passes before it, in order */
+		vliw_unroll(f, VLIW_UNROLL_SHORT);		/* the passes before it, in order */
 		vliw_cse(f);
 		vliw_licm(f);
 		n += vliw_modulo(f);
@@ -293,25 +293,6 @@ loop_func(Arena *a, const MachPreset *mp, int T, int tagged, int *loop)
 	return f;
 }
 
-static uint64_t
-compile_run(LFunc *f)
-{
-	Diag d;
-	MachProgram *prog;
-	VtUnit u;
-	uint64_t c;
-	LFunc *fs[1] = { f };
-
-	diag_init(&d, NULL, stderr);
-	vliw_sched(f);
-	ck_assert_int_eq(vliw_regalloc(f, &d), 0);
-	ck_assert_int_eq(vliw_emit(fs, 1, f->mp, NULL, &d, &prog), 0);
-	memset(&u, 0, sizeof u);
-	u.prog = prog;
-	c = vt_run(&u, "loop", NULL, 0, NULL);
-	mach_program_free(prog);
-	return c;
-}
 
 /* The blocks the pass makes: a prologue in the loop's place, a kernel
    looping on itself, an epilogue falling into the old exit; the value
@@ -346,8 +327,8 @@ START_TEST(modulo_blocks)
 		for (i = 0; i < k->ins.n; i++)
 			ck_assert_int_ne(k->ins.v[i].op, OP_SCMPILT);
 		ck_assert_int_eq(f->blk.v[nb + 1].ins.v[0].op, OP_VST);
-		c1 = compile_run(f);
-		c2 = compile_run(g);
+		c1 = vt_run_llo(f);
+		c2 = vt_run_llo(g);
 		printf("loop of %2d trips on %-5s: %4llu cycles pipelined, "
 		    "%4llu not\n", T, mp->name, (unsigned long long)c1,
 		    (unsigned long long)c2);

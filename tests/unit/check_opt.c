@@ -829,7 +829,7 @@ START_TEST(unroll_short_loop)
 	const LIns *in;
 
 	short_loop(&h, 3, r);
-	ck_assert_int_eq(vliw_unroll(h.f), 1);
+	ck_assert_int_eq(vliw_unroll(h.f, VLIW_UNROLL_SHORT), 1);
 	ck_assert_int_eq(h.f->blk.n, 1);
 	/* the copies without the exit test (only the br read p1) */
 	ck_assert_int_eq(nops(h.f, 0), 1 + 3 * 4 + 2);
@@ -853,7 +853,7 @@ START_TEST(unroll_short_loop)
 	short_loop(&h, 3, r);
 	in = &h.f->blk.v[1].ins.v[h.f->blk.v[1].ins.n - 1];
 	llo_add(h.f, 0, OP_PNOT, llo_new_reg(h.f, LC_P), in->guard, 0, 0);
-	ck_assert_int_eq(vliw_unroll(h.f), 1);
+	ck_assert_int_eq(vliw_unroll(h.f, VLIW_UNROLL_SHORT), 1);
 	ck_assert_int_eq(nops(h.f, 0), 2 + 3 * 5 + 2);
 	hand_free(&h);
 }
@@ -867,17 +867,84 @@ START_TEST(unroll_refuses)
 	int r[4];
 
 	short_loop(&h, 9, r);
-	ck_assert_int_eq(vliw_unroll(h.f), 0);
+	ck_assert_int_eq(vliw_unroll(h.f, VLIW_UNROLL_SHORT), 0);
 	ck_assert_int_eq(h.f->blk.n, 3);
 	hand_free(&h);
 	short_loop(&h, 3, r);
 	h.f->blk.v[1].trips = 0;
-	ck_assert_int_eq(vliw_unroll(h.f), 0);
+	ck_assert_int_eq(vliw_unroll(h.f, VLIW_UNROLL_SHORT), 0);
 	hand_free(&h);
 	short_loop(&h, 3, r);
 	br(&h, 0, 0, 1);		/* block 0 jumps in */
-	ck_assert_int_eq(vliw_unroll(h.f), 0);
+	ck_assert_int_eq(vliw_unroll(h.f, VLIW_UNROLL_SHORT), 0);
 	hand_free(&h);
+}
+END_TEST
+
+/* A loop of 8 trips of EUP work (load, exp2 push and pop, store):
+   interleaved, its body holds F copies (the exit test in the last only)
+   and its br, and it runs 8 / F times; the first copies use their own
+   registers.  Then the program runs on the simulator, faster than the
+   loop as it was. */
+static LFunc *
+eup_loop(Arena *a, int *loop)
+{
+	LFunc *f = llo_new_func(a, mach_preset("small"), "eup");
+	int s1 = llo_new_reg(f, LC_S), s2 = llo_new_reg(f, LC_S);
+	int v1 = llo_new_reg(f, LC_V), v2 = llo_new_reg(f, LC_V);
+	int p1 = llo_new_reg(f, LC_P), b;
+	LIns *in;
+
+	llo_add(f, 0, OP_SMOVI, s1, 0, 0, 0)->imm = 0;
+	b = llo_new_blk(f);
+	f->blk.v[b].trips = 8;
+	llo_add(f, b, OP_SMULI, s2, s1, 0, 0)->imm = 512;
+	in = llo_add(f, b, OP_VLD, v1, s2, 0, 0);
+	in->x = 0xff | 1u << 8, in->mlo = 0, in->mhi = 4096;
+	llo_add(f, b, OP_EEXP2, 0, v1, 0, 0);
+	llo_add(f, b, OP_EPOP, v2, 0, 0, 0);
+	in = llo_add(f, b, OP_VST, 0, s2, v2, 0);
+	in->imm = 4096, in->x = 0xff | 1u << 8, in->mlo = 4096, in->mhi = 8192;
+	llo_add(f, b, OP_SADDI, s1, s1, 0, 0)->imm = 1;
+	llo_add(f, b, OP_SCMPILT, p1, s1, 0, 0)->imm = 8;
+	in = llo_add(f, b, OP_BR, 0, 0, 0, 0);
+	in->guard = p1, in->target = b;
+	llo_add(f, llo_new_blk(f), OP_HALT, 0, 0, 0, 0);
+	*loop = b;
+	return f;
+}
+
+
+START_TEST(unroll_interleaves_eup_loop)
+{
+	Arena a = { 0 }, a2 = { 0 };
+	int b, b2, k, ncmp = 0, npush = 0, F;
+	LFunc *f = eup_loop(&a, &b), *g = eup_loop(&a2, &b2);
+	const LBlk *bk;
+	uint64_t c1, c2;
+
+	ck_assert_int_eq(vliw_unroll(f, VLIW_UNROLL_SHORT), 0);	/* 8 > 4 */
+	ck_assert_int_eq(vliw_unroll(f, VLIW_UNROLL_INTERLEAVE), 1);
+	bk = &f->blk.v[b];
+	for (k = 0; k < bk->ins.n; k++) {
+		ncmp += bk->ins.v[k].op == OP_SCMPILT;
+		npush += bk->ins.v[k].op == OP_EEXP2;
+	}
+	F = npush;
+	ck_assert_int_ge(F, 2);
+	ck_assert_int_eq(8 % F, 0);
+	ck_assert_int_eq(bk->trips, 8 / F);
+	ck_assert_int_eq(ncmp, 1);
+	ck_assert_int_eq(bk->ins.v[bk->ins.n - 1].op, OP_BR);
+	ck_assert_int_eq(bk->ins.v[bk->ins.n - 1].target, b);
+	ck_assert_int_ne(bk->ins.v[1].d, bk->ins.v[1 + 6].d);	/* own vreg */
+	c1 = vt_run_llo(f);
+	c2 = vt_run_llo(g);
+	printf("eup loop on small: %llu cycles interleaved x%d, %llu not\n",
+	    (unsigned long long)c1, F, (unsigned long long)c2);
+	ck_assert_uint_lt(c1, c2);
+	arena_free(&a);
+	arena_free(&a2);
 }
 END_TEST
 
@@ -896,6 +963,7 @@ suite(void)
 	tcase_add_test(c, cse_loads);
 	tcase_add_test(c, unroll_short_loop);
 	tcase_add_test(c, unroll_refuses);
+	tcase_add_test(c, unroll_interleaves_eup_loop);
 	tcase_add_test(c, cse_refuses_read_between);
 	tcase_add_test(c, cse_vector);
 	suite_add_tcase(s, c);

@@ -393,6 +393,77 @@ START_TEST(sched_xlu_fifos)
 }
 END_TEST
 
+/*
+ * Only the block that runs out is scheduled in isel's order: block 0
+ * sums 24 broadcasts in a chain (the list scheduler issues every
+ * broadcast long before the add that reads it: more vregs than the
+ * preset has, which spilling scalars cannot help), block 1 has a load
+ * the list scheduler moves above an add that waits for an earlier load,
+ * and keeps that order after allocation.
+ */
+START_TEST(regalloc_reschedules_full_blocks_only)
+{
+	Arena a = { 0 };
+	const MachPreset *mp = mach_preset("small");
+	LFunc *f = llo_new_func(&a, mp, "chain");
+	int z = llo_new_reg(f, LC_S), i, p, t, b1;
+	int sum = llo_new_reg(f, LC_V), v1 = llo_new_reg(f, LC_V);
+	int v2 = llo_new_reg(f, LC_V), v3 = llo_new_reg(f, LC_V);
+	int v4 = llo_new_reg(f, LC_V);
+	const LIns *add, *ld;
+	MachProgram *prog;
+	LFunc *fs[1];
+	Diag d;
+
+	diag_init(&d, NULL, stderr);
+	llo_add(f, 0, OP_SMOVI, z, 0, 0, 0)->imm = 0;
+	llo_add(f, 0, OP_VBCASTI, sum, 0, 0, 0)->imm = 0;
+	for (i = 0; i < 24; i++) {
+		p = llo_new_reg(f, LC_V);
+		llo_add(f, 0, OP_VBCASTI, p, 0, 0, 0)->imm = 0x3f800000 + i;
+		t = llo_new_reg(f, LC_V);
+		llo_add(f, 0, OP_VADDF, t, sum, p, 0);
+		sum = t;
+	}
+	vmem(f, 0, OP_VST, 0, z, sum, 2048);
+	b1 = llo_new_blk(f);
+	llo_add(f, b1, OP_VBCASTI, v1, 0, 0, 0)->imm = 0;
+	vmem(f, b1, OP_VST, 0, z, v1, 0);
+	vmem(f, b1, OP_VST, 0, z, v1, 512);
+	vmem(f, b1, OP_VLD, v2, z, 0, 0);
+	llo_add(f, b1, OP_VADDF, v3, v2, v2, 0);
+	vmem(f, b1, OP_VLD, v4, z, 0, 512);
+	vmem(f, b1, OP_VST, 0, z, v3, 1024);
+	vmem(f, b1, OP_VST, 0, z, v4, 1536);
+	llo_add(f, b1, OP_HALT, 0, 0, 0, 0);
+	vliw_sched(f);
+	ck_assert_int_eq(vliw_regalloc(f, &d), 0);
+	ck_assert_int_eq(f->blk.v[0].inorder, 1);
+	ck_assert_int_eq(f->blk.v[b1].inorder, 0);
+	for (i = 0; i < NLCLASS; i++)
+		ck_assert_int_eq(f->nspill[i], 0);
+	for (i = 1; i < f->blk.v[0].ins.n; i++)
+		ck_assert_int_ge(f->blk.v[0].ins.v[i].cycle,
+		    f->blk.v[0].ins.v[i - 1].cycle);
+	add = ld = NULL;
+	for (i = 0; i < f->blk.v[b1].ins.n; i++) {
+		const LIns *x = &f->blk.v[b1].ins.v[i];
+		if (x->op == OP_VADDF)
+			add = x;
+		if (x->op == OP_VLD && x->imm == 512)
+			ld = x;
+	}
+	ck_assert(add && ld);
+	ck_assert_int_gt(ld->seq, add->seq);
+	ck_assert_int_lt(ld->cycle, add->cycle);	/* moved up */
+	fs[0] = f;
+	ck_assert_int_eq(vliw_emit(fs, 1, mp, NULL, &d, &prog), 0);
+	run_prog(prog);
+	mach_program_free(prog);
+	arena_free(&a);
+}
+END_TEST
+
 START_TEST(regalloc_small_function)
 {
 	Arena a = { 0 };
@@ -973,6 +1044,7 @@ suite(void)
 	tcase_add_test(t, sched_immediate_pool);
 	tcase_add_test(t, sched_latency_across_back_edge);
 	tcase_add_test(t, sched_xlu_fifos);
+	tcase_add_test(t, regalloc_reschedules_full_blocks_only);
 	suite_add_tcase(s, t);
 	t = tcase_create("regalloc");
 	tcase_add_test(t, regalloc_small_function);

@@ -225,3 +225,23 @@ vt_run_suite(Suite *s)
 	srunner_free(r);
 	return nf ? EXIT_FAILURE : EXIT_SUCCESS;
 }
+
+uint64_t
+vt_run_llo(LFunc *f)
+{
+	Diag d;
+	MachProgram *prog;
+	VtUnit u;
+	LFunc *fs[1] = { f };
+	uint64_t c;
+
+	diag_init(&d, NULL, stderr);
+	vliw_sched(f);
+	ck_assert_int_eq(vliw_regalloc(f, &d), 0);
+	ck_assert_int_eq(vliw_emit(fs, 1, f->mp, NULL, &d, &prog), 0);
+	memset(&u, 0, sizeof u);
+	u.prog = prog;
+	c = vt_run(&u, f->name, NULL, 0, NULL);
+	mach_program_free(prog);
+	return c;
+}

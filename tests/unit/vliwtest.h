@@ -48,6 +48,9 @@ const CKernel *vt_kernel(const VtUnit *u, const char *entry);
 uint64_t vt_run(VtUnit *u, const char *entry, void *const *bufs, size_t n,
     PallasStats *st);
 
+/* Schedules, allocates and emits hand-built LLO f, runs it (the entry
+   named after f, no operands) with every check on; returns the cycles. */
+uint64_t vt_run_llo(LFunc *f);
 /* -S of u->prog re-assembles to the same instructions and entries. */
 void vt_roundtrip(const VtUnit *u);
 
