@@ -310,6 +310,22 @@ choose(const Ra *R, LClass c, int j, const int *owner, int first, int np)
 	return best;
 }
 
+/* An interval to scan: its start and its register. */
+typedef struct Iv {
+	int lo, reg;
+} Iv;
+
+/* Interval order: start, then register number (deterministic). */
+static int
+by_start(const void *x, const void *y)
+{
+	const Iv *a = x, *b = y;
+
+	if (a->lo != b->lo)
+		return a->lo < b->lo ? -1 : 1;
+	return (a->reg > b->reg) - (a->reg < b->reg);
+}
+
 /* Linear scan of class c; map[reg] = physical.  When the class is full:
    without R->keep, -1; with it, choose a victim (R->victim) and go on,
    -1 if nothing may be spilled. */
@@ -319,23 +335,19 @@ scan(Ra *R, LClass c, int *map)
 	int nv = R->f->nreg[c], np = nphys(R->f->mp, c), i, j, k, r, best, v;
 	int *until = arena_alloc(&R->a, sizeof(int) * (size_t)(np + 1));
 	int *owner = arena_alloc(&R->a, sizeof(int) * (size_t)(np + 1));
-	char *done = arena_alloc(&R->a, (size_t)nv + 1);
-	int first = c == LC_P ? 1 : 0;
+	Iv *order = arena_alloc(&R->a, sizeof(Iv) * (size_t)(nv + 1));
+	int first = c == LC_P ? 1 : 0, n;
 
 	for (k = 0; k < np; k++)
 		until[k] = -1;
-	for (i = 1; i < nv; i++) {
-		best = -1;	/* the unassigned interval starting first */
-		for (j = 1; j < nv; j++) {
-			r = flat(R, c, j);
-			if (done[j] || R->hi[r] < 0)
-				continue;
-			if (best < 0 || R->lo[r] < R->lo[flat(R, c, best)])
-				best = j;
+	for (j = 1, n = 0; j < nv; j++)	/* the intervals by start */
+		if (R->hi[flat(R, c, j)] >= 0) {
+			order[n].lo = R->lo[flat(R, c, j)];
+			order[n++].reg = j;
 		}
-		if (best < 0)
-			break;
-		done[best] = 1;
+	qsort(order, (size_t)n, sizeof(Iv), by_start);
+	for (i = 0; i < n; i++) {
+		best = order[i].reg;
 		r = flat(R, c, best);
 		for (k = first; k < np && until[k] >= R->lo[r]; k++)
 			;
