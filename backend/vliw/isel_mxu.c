@@ -7,10 +7,14 @@
  * Scheme:   the weight tiles (D x D, D the MXU size) go in "sets": a set
  *           gives MXU ka * b + j the tile (kg * a + ka, ng * b + j) of
  *           rhs, a K tiles summed in the VPU by b N tiles (a * b <=
- *           nmxu; v4 with K >= 512: a = 4, b = 1).  A "step" streams one
- *           LHS row group (an LHS vreg of S rows, 2S for bf16) through
- *           every MXU of the set (each LHS vreg is loaded once and feeds
- *           b MXUs); its results are popped, summed over ka in the VPU
+ *           nmxu; v4 with K >= 512: a = 4, b = 1); when a * b leaves
+ *           MXUs idle, the set is replicated c times (c <= nmxu / (a * b),
+ *           dividing the trip's U steps: replica r is MXUs r * a * b ..,
+ *           the same weights pushed into each, and step u runs on replica
+ *           u % c; v4 with one K tile and one N tile: c = 4).  A "step"
+ *           streams one LHS row group (an LHS vreg of S rows, 2S for
+ *           bf16) through every MXU of the set (each LHS vreg is loaded
+ *           once and feeds b MXUs); its results are popped, summed over ka in the VPU
  *           and added into dst once (vld, vadd.f32, vst; or only vst when
  *           dst is not accumulated and K fits one set).  A matmul that
  *           does not accumulate and spans several K groups stores the
@@ -63,6 +67,8 @@ typedef struct Mm {
 	int64_t S, L, D, q, pk;	/* sublanes, lanes, MXU size, D / L, pack */
 	int64_t mt;		/* row groups */
 	int64_t a, b;		/* K tiles and N tiles of a set */
+	int64_t c;		/* replicas of a set: step u uses MXUs
+				   (u % c) * a * b .. */
 	int64_t kgr, ngr;	/* sets along K and N */
 	int64_t U, tps, J;	/* steps a trip, trips a set, trips */
 	int64_t npush, cpt;	/* pushes a tile and a trip, per MXU */
@@ -235,19 +241,33 @@ wload(Mm *m, const Addr *ad, int64_t mx, int64_t x)
 	return v;
 }
 
+/* Pushes v into MXU mx of the set, in every replica. */
 static void
 push(Mm *m, int v, int64_t mx, int guard)
 {
 	int tr = m->mm->trans_b, op;
+	int64_t r;
 
 	op = m->pk == 2 ? (tr ? OP_MPUSHTB : OP_MPUSHB) :
 	    tr ? OP_MPUSHT : OP_MPUSH;
-	add(m, op, 0, v, 0, (int)mx)->guard = guard;
+	for (r = 0; r < m->c; r++)
+		add(m, op, 0, v, 0, (int)(r * m->a * m->b + mx))->guard = guard;
+}
+
+/* Latches every MXU of the set, in every replica. */
+static void
+latch(Mm *m, int guard)
+{
+	int64_t mx;
+
+	for (mx = 0; mx < m->c * m->a * m->b; mx++)
+		add(m, OP_MLATCH, 0, 0, 0, (int)mx)->guard = guard;
 }
 
 /* The pops of one step: MXU (ka, j)'s entries in FIFO order. */
 typedef struct Pops {
 	int n, next;		/* pops, pops emitted */
+	int64_t base;		/* the step's replica's first MXU */
 	int r[16 * 2 * 16];	/* [j][h][cb][ka] */
 } Pops;
 
@@ -257,7 +277,8 @@ pop_some(Mm *m, Pops *p, int k)
 	for (; k > 0 && p->next < p->n; k--, p->next++) {
 		int ka = p->next % m->a, j = p->next / m->a / (m->pk * m->q);
 		p->r[p->next] = vreg(m);
-		add(m, OP_MPOP, p->r[p->next], 0, 0, (int)(ka * m->b + j));
+		add(m, OP_MPOP, p->r[p->next], 0, 0, (int)(p->base + ka * m->b +
+		    j));
 	}
 }
 
@@ -349,6 +370,7 @@ step(Mm *m, const Trip *t, const Addr *ad, const Addr *prev, int64_t u,
 
 	p.n = prev ? (int)(m->a * m->b * m->pk * m->q) : 0;
 	p.next = 0;
+	p.base = u % m->c * n;
 	for (k = k0; k < k1 && nw < 64; k++)
 		wv[nw++] = wload(m, ad, k % n, k / n);
 	for (ka = 0; ka < nl; ka++) {
@@ -372,8 +394,8 @@ step(Mm *m, const Trip *t, const Addr *ad, const Addr *prev, int64_t u,
 				fl |= MACH_MM_HOLD;
 			for (j = 0; j < m->b; j++)
 				add(m, m->pk == 2 ? OP_MXMMB : OP_MXMM, 0,
-				    v[ka * m->q + qb], 0, (int)(ka * m->b + j))->x =
-				    (uint16_t)fl;
+				    v[ka * m->q + qb], 0, (int)(p.base + ka * m->b +
+				    j))->x = (uint16_t)fl;
 		}
 	if (prev)
 		accumulate(m, &p, prev, off, w);
@@ -390,6 +412,7 @@ drain(Mm *m, const Addr *ad, int64_t u)
 
 	p.n = (int)(m->a * m->b * m->pk * m->q);
 	p.next = 0;
+	p.base = u % m->c * m->a * m->b;
 	pop_some(m, &p, p.n);
 	dload(m, ad, u, off, w);
 	accumulate(m, &p, ad, off, w);
@@ -404,7 +427,7 @@ static void
 trip_steps(Mm *m, const Trip *t, const Addr *ad, const Addr *prev,
     int64_t u0, int64_t u1, int64_t *k)
 {
-	int64_t u, mx, k0, n = m->a * m->b, total = t->push ? m->cpt * n : 0;
+	int64_t u, k0, n = m->a * m->b, total = t->push ? m->cpt * n : 0;
 
 	for (u = u0; u < u1; u++) {
 		for (k0 = *k; *k < total && *k * m->U / total <= u &&
@@ -412,8 +435,8 @@ trip_steps(Mm *m, const Trip *t, const Addr *ad, const Addr *prev,
 			;
 		step(m, t, ad, prev, u, k0, *k);
 	}
-	for (mx = 0; u0 < u1 && u1 == m->U && t->latch && mx < n; mx++)
-		add(m, OP_MLATCH, 0, 0, 0, (int)mx)->guard = t->lguard;
+	if (u0 < u1 && u1 == m->U && t->latch)
+		latch(m, t->lguard);
 }
 
 /* Trip t whole. */
@@ -658,8 +681,7 @@ stream(Mm *m)
 	for (x = 0; x < m->npush; x++)
 		for (mx = 0; mx < n; mx++)
 			push(m, wload(m, &w0, mx, x), mx, 0);
-	for (mx = 0; mx < n; mx++)
-		add(m, OP_MLATCH, 0, 0, 0, (int)mx);
+	latch(m, 0);
 	/* the trips: all unrolled, or trip 0 and a loop */
 	for (j = 0; j < (unroll ? m->J : 1); j++) {
 		t = static_trip(m, j);
@@ -729,6 +751,10 @@ plan(Mm *m)
 	m->ngr = nb / m->b;
 	cap = m->mp->mxu_fifo / (m->pk * m->q);
 	m->U = divisor(m->mt, cap < MAX_U ? cap : MAX_U);
+	/* MXUs the set leaves idle take every c-th step, with the same
+	   weights (a set of one K tile and one N tile, such as Splash's
+	   128-wide blocks, would use one MXU of four) */
+	m->c = divisor(m->U, m->mp->nmxu / (m->a * m->b));
 	m->tps = m->mt / m->U;
 	m->J = m->tps * m->kgr * m->ngr;
 	m->npush = m->D / (m->S * m->pk) * m->q;

@@ -1,7 +1,8 @@
 /*
  * check_mxu.c - matmuls on the MXUs (backend/vliw/isel_mxu.c and the
  * scheduler's MXU rules in sched.c): every MXU of the preset in use
- * (K tiles summed in the VPU, N tiles side by side), the software
+ * (K tiles summed in the VPU, N tiles side by side, replicas of a small
+ * set taking alternate row groups), the software
  * pipeline's unrolled and looped forms (set and trip counters, guarded
  * weight pushes and latches), f32 at each precision and bf16, trans_b,
  * accumulation over a grid; results compared with a plain-C reference,
@@ -175,6 +176,49 @@ START_TEST(mxu_v4_f32)
 }
 END_TEST
 
+/* The matmuls src's program issues on each MXU, into n[0 .. 16). */
+static void
+mm_per_mxu(const char *src, int *n)
+{
+	VtUnit u;
+	uint32_t i;
+
+	memset(n, 0, sizeof(int) * 16);
+	ck_assert_msg(vt_compile(&u, src, "v4") == 0, "%s", u.text);
+	for (i = 0; i < u.prog->nins; i++)
+		if ((u.prog->ins[i].op == OP_MXMM ||
+		    u.prog->ins[i].op == OP_MXMMB) && u.prog->ins[i].c < 16)
+			n[u.prog->ins[i].c]++;
+	vt_free(&u);
+}
+
+/*
+ * v4, sets smaller than the four MXUs: the idle ones take every c-th
+ * row group with the same weights.  One K tile and one N tile (Splash's
+ * q . k^T, highest precision, trans_b): 16 row groups, 4 on each MXU;
+ * two K tiles by one N tile (c = 2); a looped stream of three sets
+ * along N with two replicas (weights pushed and latched in both).
+ */
+START_TEST(mxu_replicas)
+{
+	const char *one = DOT_SRC("r1", "f32", 128, 128, 128, 128, 128,
+	    ", trans_b: true, precision: highest");
+	int n[16], k;
+
+	mm_per_mxu(one, n);
+	for (k = 0; k < 4; k++)
+		ck_assert_int_eq(n[k], 4);
+	mm_check(one, "v4", "r1", 128, 128, 128, 1, F32, 1e-5, NULL);
+	mm_per_mxu(DOT_SRC("r2", "bf16", 64, 128, 256, 256, 128, ""), n);
+	for (k = 0; k < 4; k++)	/* 4 row groups of 16 bf16 rows, 2 K */
+		ck_assert_int_eq(n[k], 2);	/* tiles: MXUs 0, 1 and 2, 3 */
+	mm_check(DOT_SRC("r2", "bf16", 64, 128, 256, 256, 128, ""), "v4",
+	    "r2", 64, 128, 256, 0, BF16, 1e-5, NULL);
+	mm_check(DOT_SRC("r3", "f32", 1024, 384, 256, 256, 384, ""), "v4",
+	    "r3", 1024, 384, 256, 0, F32DEF, 1e-5, NULL);
+}
+END_TEST
+
 /* small (one 16 x 16 MXU): a looped stream whose trips outnumber the
    weight pushes (guarded pushes), N over 3 sets, precisions. */
 START_TEST(mxu_small)
@@ -266,6 +310,7 @@ suite(void)
 	tcase_set_timeout(t, 600);
 	tcase_add_test(t, mxu_v4_bf16);
 	tcase_add_test(t, mxu_v4_f32);
+	tcase_add_test(t, mxu_replicas);
 	tcase_add_test(t, mxu_small);
 	tcase_add_test(t, mxu_accumulate);
 	tcase_add_test(t, mxu_utilisation);
