@@ -13,32 +13,33 @@
  *           through from b - 1.
  *           VLIW_UNROLL_SHORT: a loop block whose trips T are at most
  *           MAXTRIPS, with T copies of its body within MAXOPS, is
- *           replaced by the T copies in order and no branch.  Then b is merged into b - 1 when b - 1 does
- *           not end in a control op, and the block after it into the
- *           result when nothing branches to that block and the result
- *           does not end in a control op.  So a loop over row groups
- *           whose body is a column loop of two or three trips (Mosaic's
- *           chunk loops over wide blocks) becomes one block ending in
- *           the row loop's br, and keeps the row loop's trips.
+ *           replaced by the T copies in order and no branch.  Then b is
+ *           merged into b - 1 when b - 1 does not end in a control op,
+ *           and the block after it into the result when nothing
+ *           branches to that block and the result does not end in a
+ *           control op.  So a loop over row groups whose body is a
+ *           column loop of two or three trips (Mosaic's chunk loops over
+ *           wide blocks) becomes one block ending in the row loop's br,
+ *           and keeps the row loop's trips.
  *           VLIW_UNROLL_INTERLEAVE: a loop block of ALU, vector memory,
  *           EUP and XLU ops (not transposes) with at least one EUP or XLU
  *           op gets F copies of its body (F of 8, 4, 2 dividing T and
  *           below it, the largest whose copies' registers fit) and runs
- *           T / F times.
- *           Each copy pushes and pops its own FIFO entries, in the
- *           block, so the scheduler's FIFO rules see them all.
+ *           T / F times.  Each copy pushes and pops its own FIFO
+ *           entries, in the block, so the scheduler's FIFO rules see
+ *           them all.
  * Why it is right: the loop runs exactly T times each time it is
  *           entered (isel's LBlk.trips), so T copies of its body in a
  *           row do what it did, and so do T / F passes of F copies (the
- *           last copy's exit test sees the counter after F steps).  A register each trip writes before any
- *           access carries nothing between trips, so a copy may use its
- *           own name for it (all copies but the last, which leaves the
- *           value after the loop);
- *           the branch's predicate is computed no more unless some other
- *           op reads it.  Merging blocks joined only by falling through
- *           keeps the order of every op.
- * Entry:    vliw_unroll(LFunc *)
- * Tests:    tests/unit/check_opt.c
+ *           last copy's exit test sees the counter after F steps).  A
+ *           register each trip writes before any access carries nothing
+ *           between trips, so a copy may use its own name for it (all
+ *           copies but the last, which leaves the value after the loop).
+ *           The exit test is computed only where the br reads it, unless
+ *           some other op reads it too.  Merging blocks joined only by
+ *           falling through keeps the order of every op.
+ * Entry:    vliw_unroll(LFunc *, int mode)
+ * Tests:    tests/unit/check_opt.c, tests/unit/check_modulo.c
  */
 #include <string.h>
 
