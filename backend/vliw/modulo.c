@@ -47,10 +47,10 @@
 #include "backend/vliw/vliw.h"
 
 enum {
-	MAXBODY = 256,		/* ops of a body worth the quadratic passes */
+	MAXBODY = 256,		/* body ops worth the quadratic passes */
 	MAXOPS = 4096,		/* ops the three blocks may hold */
-	MINKERNEL = 8,		/* cycles of a kernel pass worth its branch */
-	MAXREG = 4		/* registers an op reads, its guard included */
+	MINKERNEL = 8,		/* kernel cycles worth its branch */
+	MAXREG = 4		/* registers an op reads, guard included */
 };
 
 typedef struct Dep {
@@ -76,7 +76,7 @@ typedef struct Ms {
 	Op *op;
 	int base[NLCLASS + 1];	/* flat register index per class */
 	char *local;		/* per flat register: renamed */
-	char *outside;		/* per flat register: read outside the loop */
+	char *outside;		/* per flat register: read after the loop */
 	void *mrt;		/* try_ii's reservation table */
 	int II, S, U, len1;
 	int *ord;		/* ops in kernel order */
@@ -322,7 +322,8 @@ try_ii(Ms *M, int II)
 	for (i = 0; i < M->n; i++)
 		for (k = 0; k < M->op[i].pred.n; k++) {
 			const Dep *d = &M->op[i].pred.v[k];
-			if (M->op[i].t + II * d->dist < M->op[d->from].t + d->lat)
+			if (M->op[i].t + II * d->dist < M->op[d->from].t +
+			    d->lat)
 				return 0;
 		}
 	return 1;
@@ -445,8 +446,8 @@ fits_registers(const Ms *M)
 				continue;
 			}
 			for (j = 0; j < M->U; j++)
-				live_name(live, K, j * M->II + M->wmin[r] % M->II,
-				    M->amax[r] - M->wmin[r]);
+				live_name(live, K, j * M->II + M->wmin[r] %
+				    M->II, M->amax[r] - M->wmin[r]);
 		}
 		for (best = 0, x = 0; x < K; x++)
 			best = live[x] > best ? live[x] : best;
@@ -540,7 +541,8 @@ names(Ms *M)
 		for (r = M->base[c]; r < M->base[c + 1]; r++) {
 			if (!M->local[r])
 				continue;
-			M->name[r] = arena_alloc(M->a, sizeof(int) * (size_t)M->U);
+			M->name[r] = arena_alloc(M->a, sizeof(int) *
+			    (size_t)M->U);
 			M->name[r][0] = r - M->base[c];
 			for (k = 1; k < M->U; k++)
 				M->name[r][k] = llo_new_reg(M->f, (LClass)c);

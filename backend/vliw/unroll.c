@@ -98,7 +98,7 @@ loop_block(const LFunc *f, int b)
 			return 0;
 	if (targeted(f, b, b, bk->ins.n - 1))
 		return 0;
-	bk = &f->blk.v[b - 1];	/* falls into b, maybe after a guarded br */
+	bk = &f->blk.v[b - 1];	/* falls in, maybe after a guarded br */
 	if (bk->ins.n == 0)
 		return 1;
 	last = &bk->ins.v[bk->ins.n - 1];
@@ -268,8 +268,8 @@ copies(LFunc *f, int b, int F)
 				    r - base[c];
 		for (i = 0; i < n; i++)
 			if (i != skip || (F < bk->trips && t + 1 == F))
-				vec_push(f->arena, &bk->ins, renamed(body[i], local,
-				    map, base));
+				vec_push(f->arena, &bk->ins, renamed(body[i],
+				    local, map, base));
 	}
 	if (F < bk->trips)
 		vec_push(f->arena, &bk->ins, br);
@@ -337,8 +337,9 @@ live_counts(const LFunc *f, int b, const char *local, const int *base,
 }
 
 /* The copies of loop block b to interleave: the largest of 8, 4, 2
-   dividing its trips (and below them: it stays a loop) whose registers (every copy's trip-local ones live
-   at once, and the loop-wide ones) fit the preset, or 0. */
+   dividing its trips (and below them: it stays a loop) whose registers
+   (every copy's trip-local ones live at once, and the loop-wide ones)
+   fit the preset, or 0. */
 static int
 interleave_factor(const LFunc *f, int b)
 {
