@@ -76,7 +76,7 @@ typedef struct Ms {
 	Op *op;
 	int base[NLCLASS + 1];	/* flat register index per class */
 	char *local;		/* per flat register: renamed */
-	char *outside;		/* per flat register: read after the loop */
+	char *outside;		/* per flat register: read elsewhere */
 	void *mrt;		/* try_ii's reservation table */
 	int II, S, U, len1;
 	int *ord;		/* ops in kernel order */

@@ -385,7 +385,7 @@ vliw_unroll(LFunc *f, int mode)
 			if (bk->trips > MAXTRIPS ||
 			    bk->trips * (bk->ins.n - 1) > MAXOPS)
 				continue;
-			b = unroll(f, b) - 1;	/* the result may be a loop */
+			b = unroll(f, b) - 1;	/* maybe a loop now */
 			n++;
 		} else if ((F = interleave_factor(f, b)) > 0) {
 			copies(f, b, F);
