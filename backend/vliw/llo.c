@@ -4,7 +4,7 @@
  *
  * Gives:    llo_new_func, llo_new_blk, llo_new_reg, llo_add,
  *           llo_field_class, llo_has_imm, llo_pure, llo_flat_regs,
- *           llo_print (vliw.h).
+ *           llo_counted_loop, llo_print (vliw.h).
  * Printing: one op per line in assembly order of its format, virtual
  *           registers as %s3 / %v7 / %m1 / %p2 (physical ones, after
  *           vliw_regalloc, as s3 / v7 ...), labels as .bN, and after
@@ -222,4 +222,46 @@ llo_flat_regs(const LIns *in, const int *base, int r[4], int *d)
 	c = llo_field_class(in->op, FLD_D);
 	*d = c == LC_NONE || (c == LC_P && in->d == 0) ? -1 : base[c] + in->d;
 	return n;
+}
+
+/* Does an op other than block b's last branch to block b? */
+static int
+entered_elsewhere(const LFunc *f, int b)
+{
+	int k, i;
+
+	for (k = 0; k < f->blk.n; k++)
+		for (i = 0; i < f->blk.v[k].ins.n; i++)
+			if (f->blk.v[k].ins.v[i].target == b &&
+			    !(k == b && i == f->blk.v[b].ins.n - 1))
+				return 1;
+	return 0;
+}
+
+int
+llo_counted_loop(const LFunc *f, int b)
+{
+	const LBlk *bk;
+	const LIns *last;
+	int i;
+
+	if (b <= 0 || b >= f->blk.n || f->blk.v[b].trips < 1 ||
+	    f->blk.v[b].ins.n < 2)
+		return 0;
+	bk = &f->blk.v[b];
+	last = &bk->ins.v[bk->ins.n - 1];
+	if (last->op != OP_BR || last->target != b || !last->guard ||
+	    last->gneg)
+		return 0;
+	for (i = 0; i + 1 < bk->ins.n; i++)
+		if (mach_opinfo[bk->ins.v[i].op].flags & MACH_F_CTRL)
+			return 0;
+	if (entered_elsewhere(f, b))
+		return 0;
+	bk = &f->blk.v[b - 1];	/* falls in, maybe after a guarded br */
+	if (bk->ins.n == 0)
+		return 1;
+	last = &bk->ins.v[bk->ins.n - 1];
+	return !(mach_opinfo[last->op].flags & MACH_F_CTRL) ||
+	    (last->op == OP_BR && (last->guard || last->gneg));
 }

@@ -135,39 +135,24 @@ read_outside(Ms *M)
 		}
 }
 
-/* The loop block b: counted, only its own br enters it besides falling
-   in from b - 1, plain ops.  Fills M's body (the ops before the br). */
+/* The loop block b: a counted loop (llo_counted_loop) of plain ops.
+   Fills M's body (the ops before the br). */
 static int
 candidate(Ms *M, int b)
 {
 	LFunc *f = M->f;
 	LBlk *bk = &f->blk.v[b];
-	const LIns *last, *prev;
-	int i, k;
+	int i;
 
-	if (b == 0 || bk->trips < 2 || bk->trips > INT32_MAX ||
-	    bk->ins.n < 2 || bk->ins.n - 1 > MAXBODY)
+	if (!llo_counted_loop(f, b) || bk->trips < 2 ||
+	    bk->trips > INT32_MAX || bk->ins.n - 1 > MAXBODY)
 		return 0;	/* (the kernel's counter is an immediate) */
-	last = &bk->ins.v[bk->ins.n - 1];
-	if (last->op != OP_BR || last->target != b || !last->guard ||
-	    last->gneg)
-		return 0;
-	prev = f->blk.v[b - 1].ins.n ? &f->blk.v[b - 1].ins.v[
-	    f->blk.v[b - 1].ins.n - 1] : NULL;
-	if (prev && (prev->op == OP_HALT || (prev->op == OP_BR &&
-	    !prev->guard && !prev->gneg)))
-		return 0;
-	for (k = 0; k < f->blk.n; k++)
-		for (i = 0; i < f->blk.v[k].ins.n; i++)
-			if (f->blk.v[k].ins.v[i].target == b &&
-			    !(k == b && i == bk->ins.n - 1))
-				return 0;
 	for (i = 0; i < bk->ins.n - 1; i++)
 		if (!plain(&bk->ins.v[i]))
 			return 0;
 	M->b = b;
 	M->T = bk->trips;
-	M->br = *last;
+	M->br = bk->ins.v[bk->ins.n - 1];
 	M->n = bk->ins.n - 1;
 	M->ins = arena_alloc(M->a, sizeof(LIns) * (size_t)(M->n + 1));
 	memcpy(M->ins, bk->ins.v, sizeof(LIns) * (size_t)M->n);

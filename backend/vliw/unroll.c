@@ -7,10 +7,10 @@
  *
  * Needs:    an LFunc from vliw_isel: LBlk.trips on the first block of
  *           each counted loop's body.
- * Gives:    vliw_unroll (vliw.h).  A loop block b is one whose last op is
- *           a br to b guarded by an unnegated predicate, with no other
- *           control op, no other op branching to it, entered by falling
- *           through from b - 1.
+ * Gives:    vliw_unroll (vliw.h), on loop blocks as llo_counted_loop
+ *           says (the last op a br to the block on an unnegated
+ *           predicate, no other control op, no other way in than
+ *           falling through from b - 1).
  *           VLIW_UNROLL_SHORT: a loop block whose trips T are at most
  *           MAXTRIPS, with T copies of its body within MAXOPS, is
  *           replaced by the T copies in order and no branch.  Then b is
@@ -77,33 +77,6 @@ falls(const LFunc *f, int b)
 	const LBlk *bk = &f->blk.v[b];
 
 	return bk->ins.n == 0 || !is_ctrl(&bk->ins.v[bk->ins.n - 1]);
-}
-
-/* Block b is a counted one-block loop entered by falling into it. */
-static int
-loop_block(const LFunc *f, int b)
-{
-	const LBlk *bk = &f->blk.v[b];
-	const LIns *last;
-	int i;
-
-	if (b == 0 || bk->trips < 1 || bk->ins.n < 2)
-		return 0;
-	last = &bk->ins.v[bk->ins.n - 1];
-	if (last->op != OP_BR || last->target != b || !last->guard ||
-	    last->gneg)
-		return 0;
-	for (i = 0; i + 1 < bk->ins.n; i++)
-		if (is_ctrl(&bk->ins.v[i]))
-			return 0;
-	if (targeted(f, b, b, bk->ins.n - 1))
-		return 0;
-	bk = &f->blk.v[b - 1];	/* falls in, maybe after a guarded br */
-	if (bk->ins.n == 0)
-		return 1;
-	last = &bk->ins.v[bk->ins.n - 1];
-	return !is_ctrl(last) || (last->op == OP_BR && (last->guard ||
-	    last->gneg));
 }
 
 /* Ops interleaving may copy: ALU, vector memory, and EUP and XLU work
@@ -378,7 +351,7 @@ vliw_unroll(LFunc *f, int mode)
 	int b, n = 0, F;
 
 	for (b = 1; b < f->blk.n; b++) {
-		if (!loop_block(f, b))
+		if (!llo_counted_loop(f, b))
 			continue;
 		if (mode == VLIW_UNROLL_SHORT) {
 			const LBlk *bk = &f->blk.v[b];

@@ -115,6 +115,11 @@ int llo_pure(const LIns *in);
    number (p0 left out), returned in r (the count); *d the one it writes,
    or -1. */
 int llo_flat_regs(const LIns *in, const int *base, int r[4], int *d);
+/* 1 when block b is a whole counted loop (LBlk.trips > 0): its last op
+   is a br to b on an unnegated predicate, no other control op in it, no
+   other op branches to it, and b - 1 falls into it (maybe after a
+   guarded br). */
+int llo_counted_loop(const LFunc *f, int b);
 /* Appends the --emit=llo text of f (stable). */
 void llo_print(Buf *out, const LFunc *f);
 
