@@ -4,7 +4,7 @@
  *
  * Gives:    llo_new_func, llo_new_blk, llo_new_reg, llo_add,
  *           llo_field_class, llo_has_imm, llo_pure, llo_flat_regs,
- *           llo_counted_loop, llo_print (vliw.h).
+ *           llo_counted_loop, llo_trip_locals, llo_print (vliw.h).
  * Printing: one op per line in assembly order of its format, virtual
  *           registers as %s3 / %v7 / %m1 / %p2 (physical ones, after
  *           vliw_regalloc, as s3 / v7 ...), labels as .bN, and after
@@ -264,4 +264,25 @@ llo_counted_loop(const LFunc *f, int b)
 	last = &bk->ins.v[bk->ins.n - 1];
 	return !(mach_opinfo[last->op].flags & MACH_F_CTRL) ||
 	    (last->op == OP_BR && (last->guard || last->gneg));
+}
+
+char *
+llo_trip_locals(Arena *a, const LIns *body, int n, const int *base)
+{
+	int nflat = base[NLCLASS], i, k, r[4], d, nr;
+	char *seen = arena_alloc(a, (size_t)nflat + 1);
+	char *local = arena_alloc(a, (size_t)nflat + 1);
+
+	memset(seen, 0, (size_t)nflat + 1);
+	memset(local, 0, (size_t)nflat + 1);
+	for (i = 0; i < n; i++) {
+		nr = llo_flat_regs(&body[i], base, r, &d);
+		for (k = 0; k < nr; k++)
+			seen[r[k]] = 1;
+		if (d >= 0 && !seen[d] && !body[i].guard)
+			local[d] = 1;
+		if (d >= 0)
+			seen[d] = 1;
+	}
+	return local;
 }

@@ -228,29 +228,6 @@ deps(Ms *M)
 			}
 }
 
-/* A register is local when each iteration writes it (unguarded)
-   before any access: then its value never crosses iterations. */
-static void
-locals(Ms *M)
-{
-	int nflat = M->base[NLCLASS], i, k;
-	char *seen = arena_alloc(M->a, (size_t)nflat + 1);
-
-	M->local = arena_alloc(M->a, (size_t)nflat + 1);
-	memset(seen, 0, (size_t)nflat + 1);
-	memset(M->local, 0, (size_t)nflat + 1);
-	for (i = 0; i < M->n; i++) {
-		const Op *o = &M->op[i];
-		for (k = 0; k < o->nr; k++)
-			seen[o->r[k]] = 1;
-		if (o->d < 0)
-			continue;
-		if (!seen[o->d] && !M->ins[i].guard)
-			M->local[o->d] = 1;
-		seen[o->d] = 1;
-	}
-}
-
 /* --------------------------------------------------- the schedule */
 
 typedef struct Slot {
@@ -722,7 +699,7 @@ pipeline(LFunc *f, int b)
 		for (i = 0; i < M.n; i++)
 			M.op[i].nr = llo_flat_regs(&M.ins[i], M.base,
 			    M.op[i].r, &M.op[i].d);
-		locals(&M);
+		M.local = llo_trip_locals(&a, M.ins, M.n, M.base);
 		deps(&M);
 		if (schedule(&M)) {
 			generate(&M);

@@ -113,29 +113,6 @@ merge_next(LFunc *f, int b)
 				f->blk.v[k].ins.v[i].target--;
 }
 
-/* The registers (flat, base as llo_flat_regs) local to one trip of
-   body[0..n): each trip writes them, unguarded, before any access. */
-static char *
-locals(LFunc *f, const LIns *body, int n, const int *base)
-{
-	int nflat = base[NLCLASS], i, k, r[4], d, nr;
-	char *seen = arena_alloc(f->arena, (size_t)nflat + 1);
-	char *local = arena_alloc(f->arena, (size_t)nflat + 1);
-
-	memset(seen, 0, (size_t)nflat + 1);
-	memset(local, 0, (size_t)nflat + 1);
-	for (i = 0; i < n; i++) {
-		nr = llo_flat_regs(&body[i], base, r, &d);
-		for (k = 0; k < nr; k++)
-			seen[r[k]] = 1;
-		if (d >= 0 && !seen[d] && !body[i].guard)
-			local[d] = 1;
-		if (d >= 0)
-			seen[d] = 1;
-	}
-	return local;
-}
-
 /* in with every local register renamed through map (flat -> number). */
 static LIns
 renamed(LIns in, const char *local, const int *map, const int *base)
@@ -155,24 +132,31 @@ renamed(LIns in, const char *local, const int *map, const int *base)
 	return in;
 }
 
+/* base[] for flat registers of f. */
+static void
+flat_base(const LFunc *f, int *base)
+{
+	int c;
+
+	base[0] = 0;
+	for (c = 0; c < NLCLASS; c++)
+		base[c + 1] = base[c] + f->nreg[c];
+}
+
 /* Does an op other than (blk, idx) read predicate p? */
 static int
 p_read(const LFunc *f, int p, int blk, int idx)
 {
-	static const int fld[] = { FLD_A, FLD_B, FLD_C };
-	int k, i, j;
+	int base[NLCLASS + 1], k, i, j, r[4], d, nr;
 
+	flat_base(f, base);
 	for (k = 0; k < f->blk.n; k++)
 		for (i = 0; i < f->blk.v[k].ins.n; i++) {
-			const LIns *in = &f->blk.v[k].ins.v[i];
-			const int v[] = { in->a, in->b, in->c };
 			if (k == blk && i == idx)
 				continue;
-			if (in->guard == p)
-				return 1;
-			for (j = 0; j < 3; j++)
-				if (llo_field_class(in->op, fld[j]) == LC_P &&
-				    v[j] == p)
+			nr = llo_flat_regs(&f->blk.v[k].ins.v[i], base, r, &d);
+			for (j = 0; j < nr; j++)
+				if (r[j] == base[LC_P] + p)
 					return 1;
 		}
 	return 0;
@@ -197,16 +181,6 @@ exit_test(const LFunc *f, int b)
 	return w >= 0 && !p_read(f, p, b, bk->ins.n - 1) ? w : -1;
 }
 
-/* base[] for flat registers of f. */
-static void
-flat_base(const LFunc *f, int *base)
-{
-	int c;
-
-	base[0] = 0;
-	for (c = 0; c < NLCLASS; c++)
-		base[c + 1] = base[c] + f->nreg[c];
-}
 
 /*
  * Replaces the body of loop block b by F copies of it; the br stays
@@ -230,7 +204,7 @@ copies(LFunc *f, int b, int F)
 
 	flat_base(f, base);
 	memcpy(body, bk->ins.v, sizeof(LIns) * (size_t)n);
-	local = locals(f, body, n, base);
+	local = llo_trip_locals(f->arena, body, n, base);
 	map = arena_alloc(f->arena, sizeof(int) * (size_t)(base[NLCLASS] + 1));
 	bk->ins.n = 0;
 	for (t = 0; t < F; t++) {
@@ -331,8 +305,8 @@ interleave_factor(const LFunc *f, int b)
 	if (!fifo)
 		return 0;	/* vliw_modulo's loops */
 	flat_base(f, base);
-	live_counts(f, b, locals((LFunc *)f, bk->ins.v, n, base), base, loc,
-	    wide);
+	live_counts(f, b, llo_trip_locals(f->arena, bk->ins.v, n, base), base,
+	    loc, wide);
 	for (F = 8; F >= 2; F /= 2) {
 		if (bk->trips % F || F >= bk->trips || F * n > 2 * MAXOPS)
 			continue;

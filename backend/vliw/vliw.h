@@ -120,6 +120,10 @@ int llo_flat_regs(const LIns *in, const int *base, int r[4], int *d);
    other op branches to it, and b - 1 falls into it (maybe after a
    guarded br). */
 int llo_counted_loop(const LFunc *f, int b);
+/* The registers (flat, base as llo_flat_regs) local to one trip of a
+   loop body body[0..n): each trip writes them, unguarded, before any
+   access, so no value of theirs crosses trips.  A new array from a. */
+char *llo_trip_locals(Arena *a, const LIns *body, int n, const int *base);
 /* Appends the --emit=llo text of f (stable). */
 void llo_print(Buf *out, const LFunc *f);
 

@@ -33,6 +33,22 @@ run_prog(MachProgram *p)
 	return c;
 }
 
+/* Emits allocated f alone and runs it; returns the cycles. */
+static uint64_t
+emit_run(LFunc *f)
+{
+	LFunc *fs[1] = { f };
+	MachProgram *prog;
+	uint64_t c;
+	Diag d;
+
+	diag_init(&d, NULL, stderr);
+	ck_assert_int_eq(vliw_emit(fs, 1, f->mp, NULL, &d, &prog), 0);
+	c = run_prog(prog);
+	mach_program_free(prog);
+	return c;
+}
+
 static int
 lat_of(const MachPreset *mp, const LIns *in)
 {
@@ -351,7 +367,6 @@ START_TEST(sched_xlu_fifos)
 	int s0 = llo_new_reg(f, LC_S), v[8], r[8], k, u;
 	int gap = mp->xlu_reduce_interval, L = mp->lat[LAT_XLU_REDUCE];
 	const LIns *push[8], *pop[8];
-	MachProgram *prog;
 	Diag d;
 
 	diag_init(&d, NULL, stderr);
@@ -383,12 +398,7 @@ START_TEST(sched_xlu_fifos)
 	ck_assert_int_lt(push[4]->cycle, pop[0]->cycle);
 	ck_assert_int_le(pop[7]->cycle, pop[3]->cycle + 1);
 	ck_assert_int_eq(vliw_regalloc(f, &d), 0);
-	{
-		LFunc *fs[1] = { f };
-		ck_assert_int_eq(vliw_emit(fs, 1, mp, NULL, &d, &prog), 0);
-	}
-	run_prog(prog);
-	mach_program_free(prog);
+	emit_run(f);
 	arena_free(&a);
 }
 END_TEST
@@ -411,8 +421,6 @@ START_TEST(regalloc_reschedules_full_blocks_only)
 	int v2 = llo_new_reg(f, LC_V), v3 = llo_new_reg(f, LC_V);
 	int v4 = llo_new_reg(f, LC_V);
 	const LIns *add, *ld;
-	MachProgram *prog;
-	LFunc *fs[1];
 	Diag d;
 
 	diag_init(&d, NULL, stderr);
@@ -456,10 +464,7 @@ START_TEST(regalloc_reschedules_full_blocks_only)
 	ck_assert(add && ld);
 	ck_assert_int_gt(ld->seq, add->seq);
 	ck_assert_int_lt(ld->cycle, add->cycle);	/* moved up */
-	fs[0] = f;
-	ck_assert_int_eq(vliw_emit(fs, 1, mp, NULL, &d, &prog), 0);
-	run_prog(prog);
-	mach_program_free(prog);
+	emit_run(f);
 	arena_free(&a);
 }
 END_TEST
@@ -560,8 +565,6 @@ START_TEST(regalloc_reschedules_in_order)
 	const MachPreset *mp = mach_preset("small");
 	LFunc *f = llo_new_func(&a, mp, "preds");
 	int s = llo_new_reg(f, LC_S), i, p, hoisted = 0, first = INT32_MAX;
-	MachProgram *prog;
-	LFunc *fs[1];
 	Diag d;
 	LIns *in;
 
@@ -591,10 +594,7 @@ START_TEST(regalloc_reschedules_in_order)
 		ck_assert_int_ge(f->blk.v[0].ins.v[i].cycle,
 		    f->blk.v[0].ins.v[i - 1].cycle);
 	}
-	fs[0] = f;
-	ck_assert_int_eq(vliw_emit(fs, 1, mp, NULL, &d, &prog), 0);
-	ck_assert_int_gt(run_prog(prog), 20);
-	mach_program_free(prog);
+	ck_assert_int_gt(emit_run(f), 20);
 	arena_free(&a);
 }
 END_TEST
