@@ -1,0 +1,170 @@
+/*
+ * lower_ew.c - part of the body lowering (lower.c): the elementwise tree
+ * evaluated on one chunk (arithmetic, compares, selects, iota, broadcasts,
+ * lane rolls, lane reductions).
+ *
+ * Shares lower.h; see lower.c for the strategy.
+ */
+#include "backend/mosaic/lower.h"
+
+TRef
+ml_splat(L *l, TRef s, DType t, const Shape *sh)
+{
+	TVal ty = ml_vec_type(l, t, sh, TL_NATIVE);
+
+	return tile_emit(l->f, TOP_SPLAT, &s, 1, &ty, NULL);
+}
+
+static TRef
+leaf(L *l, const Ctx *c, Val v)
+{
+	if (v.kind == V_REF)
+		return ml_load_chunk(l, c, v.r, TL_NATIVE);
+	return v.r;
+}
+
+/* The layout of an elementwise result: lane-replicated when all its
+   vector operands are. */
+static TLayKind
+ew_layout(L *l, const TRef *a, int n)
+{
+	int i, nv = 0;
+
+	for (i = 0; i < n; i++) {
+		if (tile_val(l->f, a[i])->kind != TV_VEC)
+			continue;
+		nv++;
+		if (ml_lay_kind(l, a[i]) != TL_LANE_REPL)
+			return TL_NATIVE;
+	}
+	return nv ? TL_LANE_REPL : TL_NATIVE;
+}
+
+static TRef
+ev_ew(L *l, const CExpr *e, const Ctx *c, const Shape *cs)
+{
+	TRef a[3];
+	TVal t;
+	TCmp cmp;
+	int i, opi;
+	TRef r;
+
+	for (i = 0; i < e->n && i < 3; i++) {
+		a[i] = ml_ev(l, e->arg[i], c);
+		if (tile_val(l->f, a[i])->kind == TV_SCALAR &&
+		    !(e->op == CX_SELECT && i == 0))
+			a[i] = ml_splat(l, a[i], e->arg[i]->dtype, cs);
+	}
+	t = ml_vec_type(l, e->dtype, cs, ew_layout(l, a, e->n));
+	if (ml_cmp_of(e->op, &cmp)) {
+		r = tile_emit(l->f, TOP_CMP, a, 2, &t, &opi);
+		l->f->op.v[opi].u.cmp = cmp;
+		return r;
+	}
+	return tile_emit(l->f, ml_ew_op(e->op), a, e->n, &t, NULL);
+}
+
+static TRef
+ev_iota(L *l, const CExpr *e, const Ctx *c, const Shape *cs)
+{
+	int i = e->u.axis + (c ? c->r - e->shape.rank : 0);
+	TVal t = ml_vec_type(l, DT_I32, cs, TL_NATIVE);
+	TRef off = TNONE;
+	int opi, n = 0;
+
+	if (c && i < c->r - 2 && c->iter[i])
+		return ml_splat(l, c->lead[i], DT_I32, cs);
+	if (c && i == c->r - 2 && c->rowpos != TNONE) {
+		off = c->rowpos;
+		n = 1;
+	} else if (c && i == c->r - 1 && c->colpos != TNONE) {
+		off = c->colpos;
+		n = 1;
+	}
+	tile_emit(l->f, TOP_IOTA, &off, n, &t, &opi);
+	l->f->op.v[opi].u.axis = e->u.axis;
+	return l->f->op.v[opi].res[0];
+}
+
+static TRef
+ev_broadcast(L *l, const CExpr *e, const Ctx *c, const Shape *cs)
+{
+	TRef a = ml_ev(l, e->arg[0], c);
+	const TVal *av = tile_val(l->f, a);
+	TLayKind k = TL_NATIVE;
+	TVal t;
+
+	if (av->kind == TV_SCALAR)
+		return ml_splat(l, a, e->dtype, cs);
+	if (av->lay.kind == TL_LANE_REPL)
+		k = TL_LANE_REPL;
+	else if (av->shape.rank >= 2 && cs->rank >= 2 &&
+	    av->shape.d[av->shape.rank - 2] == 1 &&
+	    cs->d[cs->rank - 2] > 1 &&
+	    av->shape.d[av->shape.rank - 1] == cs->d[cs->rank - 1])
+		k = TL_SUBLANE_REPL;
+	t = ml_vec_type(l, e->dtype, cs, k);
+	return tile_emit(l->f, TOP_BROADCAST, &a, 1, &t, NULL);
+}
+
+static TRef
+ev_lane_reduce(L *l, const CExpr *e, const Ctx *c)
+{
+	TRef a = ml_ev(l, e->arg[0], c);
+	int axis = e->arg[0]->shape.rank - 1;
+	TRef r = ml_reduce(l, a, e->op, axis);
+
+	if (e->op == CX_MEAN)
+		r = ml_scale(l, r, e->arg[0]->shape.d[axis]);
+	return r;
+}
+
+static TRef
+ev_roll(L *l, const CExpr *e, const Ctx *c, const Shape *cs)
+{
+	TRef a[2];
+	TVal t = ml_vec_type(l, e->dtype, cs, TL_NATIVE);
+	int opi;
+	TRef r;
+
+	a[0] = ml_ev(l, e->arg[0], c);
+	a[1] = ml_ev_scalar(l, e->arg[1]);
+	r = tile_emit(l->f, TOP_ROLL, a, 2, &t, &opi);
+	l->f->op.v[opi].u.axis = e->u.axis;
+	return r;
+}
+
+/* The chunk c of e as a vector (or a scalar for rank-0 e). */
+TRef
+ml_ev(L *l, const CExpr *e, const Ctx *c)
+{
+	const Val *h = ml_hoisted(l, e);
+	Shape cs;
+
+	if (h)
+		return leaf(l, c, *h);
+	if (l->err)
+		return tile_const_i32(l->f, 0);
+	if (e->shape.rank == 0)
+		return ml_ev_scalar(l, e);
+	cs = ml_chunk_shape(c, &e->shape);
+	switch (e->op) {
+	case CX_CONST:
+		return ml_splat(l, ml_const_scalar(l, e->dtype, e), e->dtype,
+		    &cs);
+	case CX_SLOT:
+		return leaf(l, c, l->slot[e->u.slot]);
+	case CX_IOTA:
+		return ev_iota(l, e, c, &cs);
+	case CX_BROADCAST:
+		return ev_broadcast(l, e, c, &cs);
+	case CX_ROLL:
+		return ev_roll(l, e, c, &cs);
+	case CX_SUM: case CX_RMAX: case CX_RMIN: case CX_MEAN:
+		return ev_lane_reduce(l, e, c);
+	default:
+		if (ml_ew_op(e->op) != TOP_NOP || ml_cmp_of(e->op, &(TCmp){0}))
+			return ev_ew(l, e, c, &cs);
+	}
+	bug("mosaic: %s was not hoisted", cx_op_name(e->op));
+}

@@ -1,0 +1,164 @@
+/*
+ * lower_scalar.c - part of the body lowering (lower.c): scalar expressions
+ * (i32/f32/bool SSA values), the op tables.
+ *
+ * Shares lower.h; see lower.c for the strategy.
+ */
+#include <string.h>
+
+#include "backend/mosaic/lower.h"
+
+TOpKind
+ml_ew_op(CxOp op)
+{
+	switch (op) {
+	case CX_NEG: return TOP_NEG;
+	case CX_NOT: case CX_BITNOT: return TOP_NOT;
+	case CX_EXP: return TOP_EXP;
+	case CX_LOG: return TOP_LOG;
+	case CX_SQRT: return TOP_SQRT;
+	case CX_RSQRT: return TOP_RSQRT;
+	case CX_TANH: return TOP_TANH;
+	case CX_ABS: return TOP_ABS;
+	case CX_CAST: return TOP_CONVERT;
+	case CX_ADD: return TOP_ADD;
+	case CX_SUB: return TOP_SUB;
+	case CX_MUL: return TOP_MUL;
+	case CX_DIV: return TOP_DIV;
+	case CX_MOD: return TOP_REM;
+	case CX_MAX: return TOP_MAX;
+	case CX_MIN: return TOP_MIN;
+	case CX_SHL: return TOP_SHL;
+	case CX_SHR: return TOP_SHR;
+	case CX_BITAND: case CX_AND: return TOP_AND;
+	case CX_BITOR: case CX_OR: return TOP_OR;
+	case CX_BITXOR: return TOP_XOR;
+	case CX_WHERE: case CX_SELECT: return TOP_SELECT;
+	default: return TOP_NOP;
+	}
+}
+
+int
+ml_cmp_of(CxOp op, TCmp *c)
+{
+	switch (op) {
+	case CX_LT: *c = TC_LT; return 1;
+	case CX_LE: *c = TC_LE; return 1;
+	case CX_GT: *c = TC_GT; return 1;
+	case CX_GE: *c = TC_GE; return 1;
+	case CX_EQ: *c = TC_EQ; return 1;
+	case CX_NE: *c = TC_NE; return 1;
+	default: return 0;
+	}
+}
+
+/* The scalar type the machine computes a dtype in. */
+DType
+ml_scalar_dt(DType t)
+{
+	return t == DT_BF16 ? DT_F32 : t == DT_I8 ? DT_I32 : t;
+}
+
+TRef
+ml_const_scalar(L *l, DType t, const CExpr *e)
+{
+	t = ml_scalar_dt(t);
+	if (t == DT_F32)
+		return tile_const_f32(l->f, e->u.cst.f);
+	if (t == DT_BOOL)
+		return tile_const_bool(l->f, (int)e->u.cst.i);
+	return tile_const_i32(l->f, e->u.cst.i);
+}
+
+static TRef
+scalar_binop(L *l, const CExpr *e)
+{
+	TRef a = ml_ev_scalar(l, e->arg[0]), b = ml_ev_scalar(l, e->arg[1]);
+	TCmp c;
+
+	if (ml_cmp_of(e->op, &c))
+		return tile_cmp(l->f, c, a, b);
+	return tile_binop(l->f, ml_ew_op(e->op), a, b);
+}
+
+/* A whole small vector reduced to its one element. */
+TRef
+ml_extract(L *l, TRef v)
+{
+	TVal t = tile_scalar_type(ml_scalar_dt(tile_val(l->f, v)->dtype));
+
+	return tile_emit(l->f, TOP_EXTRACT, &v, 1, &t, NULL);
+}
+
+TRef
+ml_ev_scalar(L *l, const CExpr *e)
+{
+	TRef args[3];
+	TVal t;
+	Val v;
+
+	if (l->err)
+		return tile_const_i32(l->f, 0);
+	t = tile_scalar_type(ml_scalar_dt(e->dtype));
+	switch (e->op) {
+	case CX_CONST:
+		return ml_const_scalar(l, e->dtype, e);
+	case CX_AXIS:
+		return l->refs->axis[e->u.axis];
+	case CX_NPROG:
+		return tile_const_i32(l->f, l->k->axis[e->u.axis].extent);
+	case CX_SLOT:
+		if (l->slot[e->u.slot].kind == V_SCALAR)
+			return l->slot[e->u.slot].r;
+		break;
+	case CX_LOAD: {
+		TRef ref = ml_ref_of(l, e->u.load.ref);
+		if (tile_val(l->f, ref)->mem.space == TS_SMEM) {
+			TIdx idx[SEMA_MAXRANK];
+			TRef dyn[SEMA_MAXRANK];
+			int i;
+			for (i = 0; i < e->u.load.sl.n; i++) {
+				const CIdx *c = &e->u.load.sl.dim[i];
+				memset(&idx[i], 0, sizeof idx[i]);
+				idx[i].start = c->dyn ? 0 : c->start;
+				idx[i].size = 1;
+				idx[i].squeeze = 1;
+				idx[i].multiple = 1;
+				dyn[i] = c->dyn ? ml_ev_scalar(l, c->dyn) :
+				    TNONE;
+			}
+			return ml_view(l, ref, idx, dyn, e->u.load.sl.n,
+			    TOP_SLOAD, &t);
+		}
+		break;
+	}
+	case CX_NEG: case CX_NOT: case CX_BITNOT: case CX_ABS: case CX_EXP:
+	case CX_LOG: case CX_SQRT: case CX_RSQRT: case CX_TANH:
+		return tile_unop(l->f, ml_ew_op(e->op),
+		    ml_ev_scalar(l, e->arg[0]));
+	case CX_CAST:
+		args[0] = ml_ev_scalar(l, e->arg[0]);
+		if (tile_val(l->f, args[0])->dtype == t.dtype)
+			return args[0];
+		return tile_emit(l->f, TOP_CONVERT, args, 1, &t, NULL);
+	case CX_WHERE: case CX_SELECT:
+		args[0] = ml_ev_scalar(l, e->arg[0]);
+		args[1] = ml_ev_scalar(l, e->arg[1]);
+		args[2] = ml_ev_scalar(l, e->arg[2]);
+		return tile_emit(l->f, TOP_SELECT, args, 3, &t, NULL);
+	default:
+		if (e->n == 2 && (ml_ew_op(e->op) != TOP_NOP ||
+		    ml_cmp_of(e->op, &(TCmp){0})))
+			return scalar_binop(l, e);
+		break;
+	}
+	/* a scalar out of vectors: a one-element vector, then extract */
+	v = ml_ev_val(l, e);
+	if (v.kind == V_SCALAR)
+		return v.r;
+	if (v.kind == V_REF)
+		v.r = ml_load_whole(l, v.r);
+	if (l->err)
+		return tile_const_i32(l->f, 0);
+	return ml_extract(l, v.r);
+}
