@@ -98,6 +98,8 @@ void ml_store_expr(L *l, TRef dst, const CExpr *e, CxOp acc, Loc loc);
 
 /* lower_ew.c */
 TRef ml_splat(L *l, TRef s, DType t, const Shape *sh);
+int ml_scalar_on_vpu(L *l, const CExpr *e);
+TRef ml_ev_arg(L *l, const CExpr *e, const Ctx *c, const Shape *cs);
 TRef ml_ev(L *l, const CExpr *e, const Ctx *c);
 
 /* lower_reduce.c */
