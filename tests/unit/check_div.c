@@ -120,6 +120,13 @@ wrap(int64_t v)
 }
 
 static void
+compile(VtUnit *u, const char *preset)
+{
+	ck_assert_msg(vt_compile(u, vec_src, preset) == 0, "%s: %s", preset,
+	    u->text);
+}
+
+static void
 check_f32(const char *what, const float *x, const float *y, const float *q,
     int64_t n)
 {
@@ -150,14 +157,14 @@ START_TEST(f32_vector)
 			uint32_t c = i < e * e ? fedge[i % e] : frand(&s);
 			if (i >= e * e && i < e * e + 512) {
 				/* denormal halves and quarters: ties to even */
-				a = (uint32_t)(i & 0xff) | (i & 0x100 ? 0x80000000u : 0);
+				a = (uint32_t)(i & 0xff) |
+				    (i & 0x100 ? 0x80000000u : 0);
 				c = i & 1 ? 0x40000000 : 0x40800000;
 			}
 			x[i] = fbits(a);
 			y[i] = fbits(c);
 		}
-		ck_assert_msg(vt_compile(&u, vec_src, presets[k]) == 0, "%s: %s",
-		    presets[k], u.text);
+		compile(&u, presets[k]);
 		cyc = vt_run(&u, "fdiv", b, 3, NULL);
 		check_f32(presets[k], x, y, q, N);
 		printf("check_div: fdiv on %s: %llu cycles\n", presets[k],
@@ -206,8 +213,7 @@ START_TEST(i32_vector)
 		bufs[1] = b;
 		for (j = 0; j < 4; j++)
 			bufs[2 + j] = o[j];
-		ck_assert_msg(vt_compile(&u, vec_src, presets[k]) == 0, "%s: %s",
-		    presets[k], u.text);
+		compile(&u, presets[k]);
 		cyc = vt_run(&u, "idiv", bufs, 6, NULL);
 		for (i = 0; i < N; i++) {
 			int64_t x = a[i], y = b[i];
@@ -218,9 +224,10 @@ START_TEST(i32_vector)
 			want[3] = wrap(x / INT32_MAX + x % 16 - x / INT32_MIN
 			    - x);
 			for (j = 0; j < 4; j++)
-				ck_assert_msg(o[j][i] == want[j], "%s: output %lld "
-				    "for %d, %d: %d, C gives %d", presets[k],
-				    (long long)j, a[i], b[i], o[j][i], want[j]);
+				ck_assert_msg(o[j][i] == want[j], "%s: output "
+				    "%lld for %d, %d: %d, C gives %d",
+				    presets[k], (long long)j, a[i], b[i],
+				    o[j][i], want[j]);
 		}
 		printf("check_div: idiv on %s: %llu cycles\n", presets[k],
 		    (unsigned long long)cyc);
@@ -246,10 +253,10 @@ START_TEST(f32_scalar)
 
 		for (i = 0; i < 64; i++) {
 			w[i] = fbits(i < 32 ? fedge[i] : frand(&s));
-			v[i] = fbits(i < 32 ? fedge[(i * 7 + 3) % 32] : frand(&s));
+			v[i] = fbits(i < 32 ? fedge[(i * 7 + 3) % 32] :
+			    frand(&s));
 		}
-		ck_assert_msg(vt_compile(&u, vec_src, presets[k]) == 0, "%s: %s",
-		    presets[k], u.text);
+		compile(&u, presets[k]);
 		cyc = vt_run(&u, "sfdiv", b, 3, NULL);
 		for (i = 0; i < 64; i++)
 			for (j = 0; j < 8 * 128; j++) {
