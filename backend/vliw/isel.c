@@ -26,7 +26,8 @@
  *           reported as not supported yet, naming the construct.
  * Files:    isel.c the walk, scalars and control flow; isel_sdiv.c scalar
  *           division; isel_ref.c memory views, loads and stores;
- *           isel_vec.c elementwise and EUP ops; isel_xlu.c reductions,
+ *           isel_vec.c elementwise and EUP ops; isel_vdiv.c vector
+ *           division; isel_xlu.c reductions,
  *           broadcasts, reshapes, rolls, transposes; isel_bf16.c packed
  *           bf16; isel_dma.c DMAs and flags; isel_mxu.c matmuls; isel.h
  *           what they share.
@@ -198,6 +199,9 @@ scalar_op(Isel *I, const TOp *o)
 		return scalar_select(I, o);
 	if (t == DT_BOOL)
 		return bool_op(I, o);
+	if (t == DT_F32 && o->op == TOP_DIV)
+		return isel_sfdiv(I, isel_scal(I, o->arg[0]),
+		    isel_scal(I, o->arg[1]));
 	if (t != DT_I32)
 		return unsupported(I, arena_printf(I->a, "scalar %s '%s'",
 		    dtype_name(t), tile_op_name(o->op)));
@@ -471,6 +475,40 @@ fold2(TOpKind k, TCmp c, int64_t a, int64_t b, int64_t *r)
 	}
 }
 
+/* a op b on f32 constants, rounded once as interpret mode's C; 0 if
+   it cannot be folded. */
+static int
+fold2f(TOpKind k, double a, double b, double *r)
+{
+	float x = (float)a, y = (float)b;
+
+	switch (k) {
+	case TOP_ADD: *r = x + y; return 1;
+	case TOP_SUB: *r = x - y; return 1;
+	case TOP_MUL: *r = x * y; return 1;
+	case TOP_DIV: *r = x / y; return 1;
+	default: return 0;
+	}
+}
+
+/* A scalar f32 op on constants folded into *out; 1 when folded. */
+static int
+fold_f32(Isel *I, const TOp *o, Val *out)
+{
+	const Val *a = o->narg > 0 ? &I->val[o->arg[0]] : NULL;
+	const Val *b = o->narg > 1 ? &I->val[o->arg[1]] : NULL;
+	double r;
+
+	if (o->narg != 2 || !a->isconst || !b->isconst ||
+	    tv(I, o->arg[0])->dtype != DT_F32 ||
+	    tv(I, o->arg[1])->dtype != DT_F32 ||
+	    !fold2f(o->op, a->cf, b->cf, &r))
+		return 0;
+	out->isconst = 1;
+	out->cf = (float)r;
+	return 1;
+}
+
 /*
  * Folds a scalar op whose operands are constants, and bool and/or/select
  * with one constant operand (the grid pipeline's conditions often are
@@ -485,6 +523,8 @@ fold(Isel *I, const TOp *o, Val *out)
 	int kb = o->narg > 1 && isel_cst(I, o->arg[1], &b);
 	DType t = tv(I, o->res[0])->dtype;
 
+	if (t == DT_F32)
+		return fold_f32(I, o, out);
 	if (t != DT_I32 && t != DT_BOOL)
 		return 0;
 	if (o->op == TOP_SELECT && ka) {

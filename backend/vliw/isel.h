@@ -1,7 +1,8 @@
 /*
  * isel.h - what the files of instruction selection share (isel.c,
- * isel_ref.c, isel_vec.c, isel_dma.c): the selector's state, the
- * resolved memory views, and the helpers each file takes from another.
+ * isel_ref.c, isel_vec.c, isel_vdiv.c, isel_dma.c ...): the selector's
+ * state, the resolved memory views, and the helpers each file takes from
+ * another.
  * Internal to backend/vliw/; the pass's entry is vliw_isel (vliw.h).
  */
 #ifndef PALLAS_ISEL_H
@@ -113,6 +114,15 @@ int isel_madd(Isel *I, int a, int b, int64_t k);	/* a + b * k */
 /* ------------------------------------------------------------ isel_sdiv.c */
 /* Scalar i32 a / divisor (rem: a % divisor), truncating: a register. */
 int isel_sdiv(Isel *I, int a, TRef divisor, int rem);
+
+/* Scalar f32 x / y (registers), correctly rounded: a register. */
+int isel_sfdiv(Isel *I, int x, int y);
+
+/* ------------------------------------------------------------ isel_vdiv.c */
+/* One tile: i32 a / b (rem: a % b) truncating, b the tile of value
+   divisor (a splat of a constant folds); f32 x / y correctly rounded. */
+int isel_vdiv_i32(Isel *I, int a, int b, TRef divisor, int rem);
+int isel_vdiv_f32(Isel *I, int x, int y, TRef divisor);
 
 /* ------------------------------------------------------------ isel_ref.c */
 const TBuf *isel_rbuf(Isel *I, const Ref *r);

@@ -81,6 +81,9 @@
 #ifdef E2E_HAVE_bf16
 #include "bf16.h"
 #endif
+#ifdef E2E_HAVE_divide
+#include "divide.h"
+#endif
 
 enum { IN, OUT, TABLE };
 
@@ -1058,6 +1061,73 @@ t_roll(void)
 }
 #endif
 
+#ifdef E2E_HAVE_divide
+/* C's truncating i32 / and %, with divide.pk's zero divisors replaced. */
+static void
+t_divide_i32(void)
+{
+	Case c;
+	int64_t r, k;
+
+	begin(&c, "divide", "div_i32", 0);
+	{
+		int32_t *x = i32(&c, "x", IN, ROWS, COLS, 1);
+		int32_t *y = i32(&c, "y", IN, ROWS, COLS, 2);
+		int32_t *q = i32(&c, "q", OUT, ROWS, COLS, 0);
+		int32_t *m = i32(&c, "r", OUT, ROWS, COLS, 0);
+		CALL(&c, div_i32, (dev, x, y, q, m),
+		    (dev, &T[0], &T[1], &T[2], &T[3]));
+		EACH2(r, k, ROWS, COLS) {
+			int64_t i = r * COLS + k;
+			int32_t a = x[i] * 7919, b = y[i] ? y[i] : -7;
+			int32_t col = (int32_t)(k / BC * BC);
+			expect(&c, "q", i, q[i], a / b + a / 3 * 100 +
+			    a / -4 * 10000, 0, 0);
+			expect(&c, "r", i, m[i], a % b + a % 3 * 100 +
+			    a % -4 * 10000 + (col - 5) / 3, 0, 0);
+		}
+	}
+	finish(&c);
+}
+
+/* Correctly rounded f32 division, as C's: exact comparisons. */
+static void
+t_divide_f32(void)
+{
+	Case c;
+	int64_t r, k, i;
+
+	begin(&c, "divide", "div_f32", 0);
+	{
+		float *w = arr(&c, "w", TABLE, PALLAS_F32, 1, NT, 0, 0, 0);
+		float *x = f32(&c, "x", IN, ROWS, COLS, 1);
+		float *y = f32(&c, "y", IN, ROWS, COLS, 2);
+		float *z = f32(&c, "z", OUT, ROWS, COLS, 0);
+		float *s = f32(&c, "s", OUT, ROWS, COLS, 0);
+		for (i = 0; i < NT; i++)
+			w[i] = 0.3f + (float)i * 1.7f;
+		CALL(&c, div_f32, (dev, w, x, y, z, s),
+		    (dev, &T[0], &T[1], &T[2], &T[3], &T[4]));
+		EACH2(r, k, ROWS, COLS) {
+			float a = x[r * COLS + k], b = y[r * COLS + k];
+			float wq = w[r / BR] / w[0], q = b == 0.0f ? 0.375f : b;
+			i = r * COLS + k;
+			expect(&c, "z", i, z[i], a / q + a / 3.0f, 0, 0);
+			expect(&c, "s", i, s[i], a * wq - a / 0.25f +
+			    a * (1.0f / 7.0f), 0, 0);
+		}
+	}
+	finish(&c);
+}
+
+static void
+t_divide(void)
+{
+	t_divide_i32();
+	t_divide_f32();
+}
+#endif
+
 #ifdef E2E_HAVE_bf16
 static void
 t_bf16(void)
@@ -1145,6 +1215,9 @@ run(void)
 #endif
 #ifdef E2E_HAVE_bf16
 	t_bf16();
+#endif
+#ifdef E2E_HAVE_divide
+	t_divide();
 #endif
 	pallas_device_close(dev);
 	return nfail != 0;
