@@ -7,8 +7,9 @@
  * kernel (--emit=sema prints it); on failure it is printed as notes with
  * the largest blocks that would fit.
  *
- * An instance's HBM use = its operands' dense bytes laid out as the
- * runtime places them (mach_hbm_span); it must fit the preset's HBM.
+ * A kernel instance's HBM use = its operands' dense bytes laid out as
+ * the runtime places them (mach_hbm_span); it must fit the preset's HBM
+ * (funcs are not checked: they do not run on the machine yet).
  * These errors name the export; for a caller that compiles one other
  * export (S->quiet_budget) they are not reported.
  *
@@ -334,29 +335,21 @@ dense_bytes(DType t, const Shape *s)
 	return n < SAT ? n : SAT;
 }
 
-/* The arrays of the instance that live in HBM during a call; their count. */
+/* The arrays of a kernel call, each in its own HBM buffer (an SMEM table
+   too: the prologue copies it in); their count. */
 static int
-hbm_arrays(Sema *S, const CExport *e, HbmArray **out)
+hbm_arrays(Sema *S, const CKernel *k, HbmArray **out)
 {
-	int i, n = e->kernel ? e->kernel->nop : e->func->nparam + 1;
-	HbmArray *v = arena_alloc(S->a, sizeof *v * (size_t)n);
+	HbmArray *v = arena_alloc(S->a, sizeof *v * (size_t)(k->nop + 1));
+	int i;
 
-	for (i = 0; i < n; i++) {
-		if (e->kernel) {
-			const COperand *o = &e->kernel->op[i];
-			v[i] = (HbmArray){ o->name, role_name(o->role),
-			    o->dtype, &o->shape, 0 };
-		} else if (i < e->func->nparam) {
-			const CFuncParam *p = &e->func->param[i];
-			v[i] = (HbmArray){ p->name, "in", p->dtype, &p->shape,
-			    0 };
-		} else
-			v[i] = (HbmArray){ "(result)", "out", e->func->rdtype,
-			    &e->func->rshape, 0 };
-		v[i].bytes = dense_bytes(v[i].dtype, v[i].shape);
+	for (i = 0; i < k->nop; i++) {
+		const COperand *o = &k->op[i];
+		v[i] = (HbmArray){ o->name, role_name(o->role), o->dtype,
+		    &o->shape, dense_bytes(o->dtype, &o->shape) };
 	}
 	*out = v;
-	return n;
+	return k->nop;
 }
 
 /*
@@ -404,11 +397,14 @@ void
 budget_hbm(Sema *S, const CExport *e)
 {
 	HbmArray *v;
-	int i, n = hbm_arrays(S, e, &v);
-	int64_t total = 0, need = hbm_need(v, n);
-	int64_t have = (int64_t)S->mp->hbm_bytes;
+	int i, n;
+	int64_t total = 0, need, have = (int64_t)S->mp->hbm_bytes;
 	Loc file = {0};
 
+	if (!e->kernel)		/* funcs do not run on the machine yet */
+		return;
+	n = hbm_arrays(S, e->kernel, &v);
+	need = hbm_need(v, n);
 	if (need <= have || S->quiet_budget)
 		return;
 	for (i = 0; i < n; i++)
@@ -418,10 +414,9 @@ budget_hbm(Sema *S, const CExport *e)
 		    "operands but preset '%s' has %s", S->exp_as,
 		    human(S, total), S->mp->name, human(S, have));
 	else
-		diag_error(S->d, e->loc, "%s '%s' needs %s of HBM for its "
-		    "operands but preset '%s' has %s", e->kernel ? "kernel" :
-		    "func", e->cname, human(S, total), S->mp->name,
-		    human(S, have));
+		diag_error(S->d, e->loc, "kernel '%s' needs %s of HBM for its "
+		    "operands but preset '%s' has %s", e->cname,
+		    human(S, total), S->mp->name, human(S, have));
 	file.file = e->loc.file;	/* line 0: the notes name the file */
 	for (i = 0; i < n; i++)
 		se_note(S, file, "%-10s %-10s %-16s = %s", v[i].name,

@@ -149,8 +149,8 @@ void semantics_check(Sema *S, CKernel *k);
 
 /* budget.c */
 void budget_check(Sema *S, CKernel *k);
-/* The instance's operands (a func's parameters and result) must fit
- * the preset's HBM; the error is located at the export. */
+/* A kernel instance's operands must fit the preset's HBM; the error is
+ * located at the export. */
 void budget_hbm(Sema *S, const CExport *e);
 /* Halves block dims until the VMEM use fits limit; fills blocks[]. */
 int budget_suggest(const MachPreset *mp, const CKernel *k, int64_t limit,
