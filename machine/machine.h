@@ -201,6 +201,17 @@ const MachPreset *mach_preset_at(int i);
 /* Slots per bundle (sum over classes). */
 int mach_preset_nslot(const MachPreset *mp);
 
+/*
+ * The runtime's HBM layout: buffers from MACH_HBM_BASE up, each aligned
+ * to MACH_HBM_ALIGN and followed by a gap of at least MACH_HBM_ALIGN (so
+ * that an overrun traps).  mach_hbm_span() is the address space one
+ * buffer of 'bytes' takes; the compiler's checks add these up so that
+ * they accept only operands the runtime can place.
+ */
+#define MACH_HBM_BASE 0x10000u
+#define MACH_HBM_ALIGN 4096u
+uint64_t mach_hbm_span(uint64_t bytes);
+
 /* ------------------------------------------------ program.c, check.c */
 
 typedef enum MachErr {

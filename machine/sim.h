@@ -179,6 +179,7 @@ typedef struct MachSim {
 	SimHbm *hbm;
 	int nhbm, hbmcap;
 	uint64_t hbm_next;	/* next free HBM address */
+	PallasAllocator alloc;	/* HBM buffers' host memory; 0: malloc */
 
 	SimFifo eup;
 	SimXlu *xlu;
@@ -225,6 +226,14 @@ void mach_sim_reset(MachSim *m, PallasPoison poison);
  * the poison pattern or zeros.  The address, or MACH_NOADDR on failure
  * (no room, overlap or out of memory). */
 uint64_t mach_sim_hbm_alloc(MachSim *m, uint64_t bytes, uint64_t fixed);
+/* The same with the reason of a failure: MACH_OK (*addr set), MACH_EINVAL
+ * (no room in the preset's HBM, or an overlap) or MACH_ENOMEM (no host
+ * memory for it). */
+int mach_sim_hbm_place(MachSim *m, uint64_t bytes, uint64_t fixed,
+    uint64_t *addr);
+/* Releases the HBM buffers, then takes their host memory from a (NULL,
+ * or a without both functions: malloc and free). */
+void mach_sim_set_allocator(MachSim *m, const PallasAllocator *a);
 /* Host address of HBM [addr, addr+len) inside one buffer, or NULL. */
 uint8_t *mach_sim_hbm(MachSim *m, uint64_t addr, uint64_t len);
 /* The fill word of the poison mode. */

@@ -506,7 +506,9 @@ compile(const Options *o, Diag *d, Arena *a, Strtab *strs, Buf *out)
 		ast_print(out, ast);
 		goto done;
 	}
-	cm = sema_check(ast, mach_preset(o->preset), d, a);
+	/* --entry: that export alone is compiled or run (run_check_opts) */
+	cm = sema_check_entry(ast, mach_preset(o->preset), o->run.entry, d,
+	    a);
 	if (d->nerror)
 		goto done;
 	if (o->emit == EMIT_SEMA) {

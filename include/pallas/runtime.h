@@ -215,6 +215,24 @@ int pallas_device_set_trace_memory(PallasDevice *dev, int on);
 int pallas_device_trace_json(PallasDevice *dev, const char **json,
     size_t *len);
 void pallas_device_set_poison(PallasDevice *dev, PallasPoison mode);
+
+/*
+ * The host memory behind the simulated HBM: a call's operand and scratch
+ * buffers, as large as the program's operands.  alloc(ud, bytes) returns
+ * memory or NULL; release(ud, p) frees what alloc returned.  When alloc
+ * fails the call returns PALLAS_ENOMEM (pallas_last_error names the
+ * operand).  For applications that account for memory, and for tests
+ * that make an allocation fail.
+ */
+typedef struct PallasAllocator {
+	void *(*alloc)(void *ud, size_t bytes);
+	void (*release)(void *ud, void *p);
+	void *ud;
+} PallasAllocator;
+/* Frees the last call's HBM buffers, then allocates through a (copied;
+ * NULL restores malloc and free).  PALLAS_EINVAL if only one function is
+ * given. */
+int pallas_device_set_allocator(PallasDevice *dev, const PallasAllocator *a);
 /* Cycles after which a call traps as runaway (0: the default, 1e9). */
 void pallas_device_set_cycle_limit(PallasDevice *dev, uint64_t limit);
 
