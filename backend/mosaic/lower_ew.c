@@ -26,9 +26,10 @@ leaf(L *l, const Ctx *c, Val v)
 }
 
 /*
- * Scalars on the VPU.  The scalar unit has i32 and bool ALUs only, and
- * no path from vector registers to scalar ones: a rank-0 value that is
- * f32 arithmetic (or an f32 compare, or a conversion to or from f32), a
+ * Scalars on the VPU.  The scalar unit has i32 and bool ALUs only (f32
+ * division is a software sequence there), and no path from vector
+ * registers to scalar ones: a rank-0 value that is other f32 arithmetic
+ * (or an f32 compare, or a conversion to or from f32), a
  * full reduction or an element of a VMEM block is computed on the VPU
  * instead, where a vector uses it: its leaves splatted (or, for values
  * taken out of vectors, their [1, .., 1] vectors broadcast) to the
@@ -52,6 +53,8 @@ ml_scalar_on_vpu(L *l, const CExpr *e)
 	case CX_SUM: case CX_RMAX: case CX_RMIN: case CX_MEAN:
 		return 1;
 	case CX_WHERE: case CX_SELECT:
+		break;
+	case CX_DIV:	/* the scalar unit divides f32 (isel_sdiv.c) */
 		break;
 	case CX_CAST:
 		if (ml_scalar_dt(e->dtype) != ml_scalar_dt(e->arg[0]->dtype) &&

@@ -120,9 +120,8 @@ int isel_sfdiv(Isel *I, int x, int y);
 
 /* ------------------------------------------------------------ isel_vdiv.c */
 /* One tile: i32 a / b (rem: a % b) truncating, b the tile of value
-   divisor (a splat of a constant folds); f32 x / y correctly rounded. */
+   divisor (a splat of a constant folds). */
 int isel_vdiv_i32(Isel *I, int a, int b, TRef divisor, int rem);
-int isel_vdiv_f32(Isel *I, int x, int y, TRef divisor);
 
 /* ------------------------------------------------------------ isel_ref.c */
 const TBuf *isel_rbuf(Isel *I, const Ref *r);
