@@ -63,7 +63,7 @@ check "trap: dis output assembles to the same image" \
 "$bin" run "$tmp/c.pkimg" 2> "$tmp/err"
 check "trap: a failed check exits 1" test $? = 1
 check "trap: the message holds the value" grep -q \
-	"trap: check failed: value 7 of 'x' is outside \[0, 4) (100%); bundle 5" \
+	"check failed: value 7 of 'x' is outside \[0, 4) (100%); bundle 5" \
 	"$tmp/err"
 printf '.preset small\n.entry main\ntrap s0, 5\nhalt\n' > "$tmp/bad.s"
 "$bin" as "$tmp/bad.s" -o "$tmp/bad.pkimg" 2> "$tmp/err"

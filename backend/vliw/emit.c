@@ -182,8 +182,9 @@ code(Em *E, const LFunc *f, uint32_t region)
 						ins[n++] = mins(E, &bk->ins.v[k],
 						    start, p->nbundle);
 			}
+			/* a bundle's trap locates it at its check */
 			for (; i < bk->ins.n && bk->ins.v[i].cycle == c; i++)
-				if (bk->ins.v[i].op == OP_TRAP)	/* its check */
+				if (bk->ins.v[i].op == OP_TRAP)
 					first = &bk->ins.v[i];
 			if (first)
 				debug(E, first, p->nbundle, region);

@@ -68,6 +68,20 @@ table 't' dim 0 is outside \[0, 4)" err ||
 	done
 done
 
+# Only what interval arithmetic cannot prove is checked: tbl's x (the
+# table's value) at point 0 and per step, not z (affine) nor the table
+# index i; tbl2 also the outer table index; none with -fno-bounds-check.
+"$PALLASC" --emit=tile --entry tbl tbl.pk >tile 2>err || bad "tile: $(cat err)"
+[ "$(grep -c ' trap ' tile)" = 2 ] && ! grep -q "of 'z'" tile &&
+	! grep -q "SMEM table" tile || bad "tbl: checks: $(grep ' trap ' tile)"
+"$PALLASC" --emit=tile --entry tbl2 tbl.pk >tile 2>err || bad "tile: $(cat err)"
+[ "$(grep -c "trap .*of SMEM table 't' dim 0 is outside \[0, 4)" tile)" = 2 ] ||
+	bad "tbl2: table checks: $(grep ' trap ' tile)"
+"$PALLASC" --emit=tile --entry tbl -fno-bounds-check tbl.pk >tile 2>err &&
+	! grep -q ' trap ' tile || bad "-fno-bounds-check: $(grep trap tile)"
+"$PALLASC" --emit=tile "$top_srcdir/kernels/matmul/matmul.pk" >tile 2>err &&
+	! grep -q ' trap ' tile || bad "matmul has checks: $(grep trap tile)"
+
 # The C path: the header's entry point on both presets.
 flags=$(PKG_CONFIG_PATH="$top_builddir" pkg-config --cflags --libs pallas) ||
 	exit 99
