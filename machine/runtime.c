@@ -55,6 +55,7 @@ static const char *const errtext[PALLAS_NERR] = {
 	[PALLAS_EMISMATCH] = "arguments do not match the entry point",
 	[PALLAS_ETRAP] = "the program trapped",
 	[PALLAS_EIO] = "input/output error",
+	[PALLAS_ECHECK] = "a run-time check of the kernel failed",
 };
 
 static const char *const dtname[PALLAS_NDTYPE] = {
@@ -447,7 +448,8 @@ run(PallasDevice *dev, const PallasProgram *prog, const MachEntry *e,
 	keep_stats(dev, p);
 	if (rc) {
 		dev->trap = m->trap;
-		return fail(dev, PALLAS_ETRAP, "%s", m->trap.message);
+		return fail(dev, m->trap.kind == PALLAS_TRAP_CHECK ?
+		    PALLAS_ECHECK : PALLAS_ETRAP, "%s", m->trap.message);
 	}
 	for (i = 0; i < e->nopnd; i++) {
 		const MachOperand *o = &p->opnd[e->first_opnd + i];

@@ -255,6 +255,12 @@ int mach_trap(MachSim *m, int kind, uint32_t b, const SimIns *in,
     __attribute__((format(printf, 7, 8)))
 #endif
     ;
+/*
+ * The trap op: a failed run-time check.  Its message is the program's
+ * string at in->imm with each %N (N < 64) replaced by the signed word
+ * at smem[s[a] + 4N] ("?" outside SMEM) and %% by %.  Returns -1.
+ */
+int mach_trap_check(MachSim *m, uint32_t b, const SimIns *in);
 const char *mach_trap_kind_name(int kind);
 const char *mach_space_name(int space);
 

@@ -23,7 +23,7 @@ static const char *const opnames[NTOP] = {
 	"buf", "slot", "view", "load", "store", "sload", "sstore",
 	"matmul", "transpose", "rollm",
 	"dma_start", "dma_wait", "sem_signal", "sem_wait",
-	"for", "if", "yield", "trace",
+	"for", "if", "yield", "trace", "trap",
 };	/* ORDER TOP */
 
 const char *

@@ -429,6 +429,34 @@ lower_if(Isel *I, const TOp *o)
 		patch(I, b1, i1, I->cur);
 }
 
+/* A failed check: the trap, guarded by the condition, reads its record
+   at the ref's SMEM address; a condition known false needs no code. */
+static void
+trap(Isel *I, const TOp *o)
+{
+	const Ref *rec = I->val[o->arg[1]].ref;
+	int64_t c, imm;
+	int base, t;
+	LIns *in;
+
+	if (isel_cst(I, o->arg[0], &c) && !c)
+		return;
+	base = isel_address(I, rec, &imm);
+	if (I->err)
+		return;
+	if (!base)
+		base = I->zero;
+	if (imm) {
+		t = sreg(I);
+		addi(I, OP_SADDI, t, base, imm);
+		base = t;
+	}
+	vec_push(I->a, &I->f->msg, o->name ? o->name : "");
+	in = addi(I, OP_TRAP, 0, base, I->f->msg.n - 1);
+	in->guard = isel_scal(I, o->arg[0]);
+	isel_tag(in, isel_rbuf(I, rec));	/* reads the record only */
+}
+
 static int
 region_id(Isel *I, const char *name)
 {
@@ -624,6 +652,7 @@ op(Isel *I, const TOp *o)
 	}
 	case TOP_FOR: lower_for(I, o); break;
 	case TOP_IF: lower_if(I, o); break;
+	case TOP_TRAP: trap(I, o); break;
 	case TOP_TRACE:
 		addi(I, o->u.cst.i ? OP_TBEGIN : OP_TEND, 0, 0,
 		    region_id(I, o->name ? o->name : I->tf->name));

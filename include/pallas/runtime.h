@@ -49,6 +49,8 @@ typedef enum PallasErr {
 	PALLAS_EMISMATCH,	/* arguments disagree with the entry point */
 	PALLAS_ETRAP,		/* the program trapped (pallas_last_trap) */
 	PALLAS_EIO,		/* reading or writing a file failed */
+	PALLAS_ECHECK,		/* a run-time check of the kernel failed:
+				   an index out of range (pallas_last_trap) */
 	PALLAS_NERR
 } PallasErr;
 
@@ -121,6 +123,8 @@ typedef enum PallasTrapKind {
 	PALLAS_TRAP_BAD_PC,		/* jump or fall out of the program */
 	PALLAS_TRAP_DEADLOCK,		/* a wait no in-flight DMA can end */
 	PALLAS_TRAP_RUNAWAY,		/* the cycle limit was reached */
+	PALLAS_TRAP_CHECK,		/* a run-time check failed (trap op):
+					   a bad SMEM table, not a bug */
 	PALLAS_NTRAP
 } PallasTrapKind;
 
