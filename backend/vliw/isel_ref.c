@@ -21,7 +21,9 @@
  * tile and xlu.bcast the start's lane, and store to every column tile
  * of the view (lane masks); sublane-replicated values load their first
  * row with stride 0 (every sublane reads it) and store to every row
- * group.  bool vectors are 0/1 words in memory (vcmp.ne / vsel).
+ * group.  bool vectors are 0/1 words in memory (vsel); loads look at
+ * the low byte only (vand, vcmp.ne): DMAs from HBM, where bool is a
+ * byte, write no other.
  */
 #include "backend/vliw/isel.h"
 
@@ -79,12 +81,15 @@ isel_narrow(Isel *I, const Ref *r, const TOp *o, int n, const TIdx *idx)
 {
 	Ref *q = arena_alloc(I->a, sizeof *q);
 	int i, k = 0, bd;
+	int64_t c;
 
 	*q = *r;
 	for (i = 0; i < n && i < r->nvd; i++) {
 		bd = r->vdim[i];
 		q->start[bd] += idx[i].start;
-		if (idx[i].dyn >= 0) {
+		if (idx[i].dyn >= 0 && isel_cst(I, o->arg[idx[i].dyn], &c))
+			q->start[bd] += c;	/* a remainder chunk's start */
+		else if (idx[i].dyn >= 0) {
 			int s = isel_scal(I, o->arg[idx[i].dyn]);
 			int64_t m = idx[i].multiple > 0 ? idx[i].multiple : 1;
 			q->mult[bd] = q->dyn[bd] ? gcd64(q->mult[bd], m) : m;
@@ -130,20 +135,35 @@ isel_mat(const TBuf *b, int64_t *R, int64_t *C)
 	*R = r >= 2 ? b->shape.d[r - 2] : 1;
 }
 
+/* Bytes of an element of b outside VMEM: HBM holds bool and i8 in a
+   byte each, as the host does; SMEM holds words but for bf16. */
+int64_t
+isel_esize(const TBuf *b)
+{
+	if (b->dtype == DT_BF16)
+		return 2;
+	if (b->space == TS_HBM && (b->dtype == DT_BOOL || b->dtype == DT_I8))
+		return 1;
+	return 4;
+}
+
 /*
- * isel_address() for a VMEM bf16 buffer: (2S, L) tiles of packed words (row i
- * of a tile in the low half of word row i, row S + i in the high half);
- * the view must start at a tile.
+ * isel_address() for a packed VMEM buffer (bf16, i8): (pack * S, L)
+ * tiles of words, row g * S + i of a tile in part g of word row i (the
+ * low half or byte first); the view must start at a tile, but for i8
+ * (the DMAs of one S-row group) at a group.
  */
 static int
 address_packed(Isel *I, const Ref *r, int64_t *imm)
 {
 	const TBuf *b = isel_rbuf(I, r);
-	int64_t R, C, L = I->mp->lanes, T = 2 * I->mp->sublanes, tb, ntc;
+	int64_t R, C, L = I->mp->lanes, S = I->mp->sublanes, tb, ntc, T, g;
 	int64_t stride, off;
 	int reg = 0, i, rr = r->rank - 2, cc = r->rank - 1;
 
 	isel_mat(b, &R, &C);
+	T = dtype_packing(b->dtype) * S;
+	g = T > 2 * S && rr >= 0 ? r->start[rr] % T : 0;	/* i8 group */
 	tb = I->mp->sublanes * L * 4;
 	ntc = (C + L - 1) / L;
 	off = r->sslot * b->slot_bytes + b->offset;
@@ -155,11 +175,11 @@ address_packed(Isel *I, const Ref *r, int64_t *imm)
 		reg = isel_madd(I, reg, r->dyn[i], stride);
 		stride *= b->shape.d[i];
 	}
-	if (rr < 0 || r->start[cc] % L || r->start[rr] % T ||
+	if (rr < 0 || r->start[cc] % L || (r->start[rr] - g) % T || g % S ||
 	    (r->dyn[cc] && r->mult[cc] % L) || (r->dyn[rr] && r->mult[rr] % T))
-		return unsupported(I, "a bf16 view that does not start at a "
-		    "tile"), 0;
-	off += r->start[cc] / L * tb + r->start[rr] / T * ntc * tb;
+		return unsupported(I, arena_printf(I->a, "a %s view that does "
+		    "not start at a tile", dtype_name(b->dtype))), 0;
+	off += r->start[cc] / L * tb + r->start[rr] / T * ntc * tb + g / S;
 	reg = isel_madd(I, reg, r->dyn[cc], tb / L);
 	reg = isel_madd(I, reg, r->dyn[rr], ntc * tb / T);
 	*imm = off;
@@ -185,7 +205,7 @@ isel_address(Isel *I, const Ref *r, int64_t *imm)
 	if (r->slot)
 		reg = isel_madd(I, reg, r->slot, b->slot_bytes);
 	if (b->space != TS_VMEM) {
-		int64_t es = b->dtype == DT_BF16 ? 2 : 4;
+		int64_t es = isel_esize(b);
 		for (i = r->rank - 1; i >= 0; i--) {
 			off += r->start[i] * stride * es;
 			reg = isel_madd(I, reg, r->dyn[i], stride * es);
@@ -194,7 +214,7 @@ isel_address(Isel *I, const Ref *r, int64_t *imm)
 		*imm = off;
 		return reg;
 	}
-	if (b->dtype == DT_BF16)
+	if (dtype_packing(b->dtype) > 1)
 		return address_packed(I, r, imm);
 	tb = S * L * 4;
 	ntc = (C + L - 1) / L;
@@ -226,6 +246,17 @@ isel_address(Isel *I, const Ref *r, int64_t *imm)
 }
 
 /* ------------------------------------------------------------ vector access */
+
+/* The mask of bool words r as read from VMEM: their low bytes, the
+   only ones a DMA from HBM writes (bool is a byte there). */
+static int
+mem_mask(Isel *I, int r)
+{
+	int d = llo_new_reg(I->f, LC_V);
+
+	add(I, OP_VAND, d, r, isel_vimm(I, 0xff), 0);
+	return isel_v_to_mask(I, d);
+}
 
 static int64_t
 roff(const VAcc *a, int64_t r)
@@ -482,7 +513,7 @@ native_one(Isel *I, const VAcc *a, int64_t dl, int64_t i, int64_t x, int *v)
 	}
 	r = a->c0 % a->L ? load_unaligned(I, a, d, n, dl, x) :
 	    load_rows(I, a, d, n, dl + isel_vacc_cdelta(a, x));
-	*v = a->isbool ? isel_v_to_mask(I, r) : r;
+	*v = a->isbool ? mem_mask(I, r) : r;
 }
 
 static void
@@ -532,7 +563,7 @@ lane_repl(Isel *I, const VAcc *a, int *v)
 			}
 			r = load_rows(I, a, i * a->S, grp(a, i), dl - off * 4);
 			r = xlane(I, OP_XBCAST, r, off);
-			v[k] = a->isbool ? isel_v_to_mask(I, r) : r;
+			v[k] = a->isbool ? mem_mask(I, r) : r;
 		}
 }
 
@@ -556,7 +587,7 @@ sublane_repl(Isel *I, const VAcc *a, int *v)
 			if (!a->store) {
 				r = llo_new_reg(I->f, LC_V);
 				isel_vacc_mem(I, a, 0, r, dx, &p, 0);
-				v[k] = a->isbool ? isel_v_to_mask(I, r) : r;
+				v[k] = a->isbool ? mem_mask(I, r) : r;
 				continue;
 			}
 			r = a->isbool ? isel_mask_to_v(I, v[k]) : v[k];
@@ -596,7 +627,7 @@ column_row(Isel *I, const VAcc *a, int *v)
 			r = llo_new_reg(I->f, LC_V);
 			add(I, OP_VBCASTS, r, dst[off / a->S], 0, 0)->x =
 			    (uint16_t)(off % a->S);
-			v[k] = a->isbool ? isel_v_to_mask(I, r) : r;
+			v[k] = a->isbool ? mem_mask(I, r) : r;
 		}
 	}
 }
