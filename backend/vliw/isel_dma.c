@@ -445,7 +445,7 @@ piece(Isel *I, const Ref *r, const Seg *rs, const Seg *cs)
 }
 
 /* Which copies the machine has: a direction, one dtype and shape, bf16
-   through VMEM, i8 not in SMEM. */
+   through VMEM. */
 static int
 copyable(Isel *I, const Ref *const *side, int dir, DType dt)
 {
@@ -453,9 +453,9 @@ copyable(Isel *I, const Ref *const *side, int dir, DType dt)
 
 	if (!dir || !same_shape(I, side[0], side[1]))
 		return 0;
-	if (dt == DT_BF16 || dt == DT_I8)
+	if (dt == DT_BF16)
 		return !smem;
-	return dtype_size(dt) == 4;
+	return dt == DT_I8 || dtype_size(dt) == 4;
 }
 
 /*

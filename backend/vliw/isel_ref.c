@@ -751,6 +751,30 @@ isel_vaccess(Isel *I, const TOp *o, int store)
 
 /* ------------------------------------------------------------ scalars */
 
+/*
+ * A word of SMEM buffer b at base + imm, as a value of its dtype: SMEM
+ * holds an element a word, but a DMA from HBM (where bool and i8 are a
+ * byte) writes only the low byte, so bool tests that byte (into a
+ * predicate, a scalar bool's register) and i8 sign-extends it.
+ */
+static int
+sload(Isel *I, const TBuf *b, int base, int64_t imm)
+{
+	int r = sreg(I), d;
+
+	isel_tag(addi(I, OP_SLD, r, base, imm), b);
+	if (b->dtype == DT_BOOL) {
+		addi(I, OP_SANDI, d = sreg(I), r, 0xff);
+		addi(I, OP_SCMPINE, r = llo_new_reg(I->f, LC_P), d, 0);
+		return r;
+	}
+	if (b->dtype == DT_I8) {
+		addi(I, OP_SSHLI, d = sreg(I), r, 24);
+		addi(I, OP_SSRAI, r = sreg(I), d, 24);
+	}
+	return r;
+}
+
 void
 isel_saccess(Isel *I, const TOp *o, int store)
 {
@@ -761,7 +785,7 @@ isel_saccess(Isel *I, const TOp *o, int store)
 
 	if (isel_rbuf(I, q)->space != TS_SMEM)
 		return (void)unsupported(I, "a scalar access outside SMEM");
-	if (dtype_size(isel_rbuf(I, q)->dtype) != 4)
+	if (isel_rbuf(I, q)->dtype == DT_BF16)
 		return (void)unsupported(I, "a scalar access of a dtype "
 		    "narrower than a word");
 	base = isel_address(I, q, &imm);
@@ -770,12 +794,16 @@ isel_saccess(Isel *I, const TOp *o, int store)
 	if (!base)
 		base = I->zero;
 	if (store) {
-		LIns *in = add(I, OP_SST, 0, base, isel_scal(I, o->arg[1]), 0);
+		int v = isel_scal(I, o->arg[1]), one;
+		LIns *in;
+		if (isel_rbuf(I, q)->dtype == DT_BOOL) {	/* a 0/1 word */
+			addi(I, OP_SMOVI, one = sreg(I), 0, 1);
+			add(I, OP_SSEL, v = sreg(I), one, I->zero,
+			    isel_scal(I, o->arg[1]));
+		}
+		in = add(I, OP_SST, 0, base, v, 0);
 		in->imm = (int32_t)imm;
 		isel_tag(in, isel_rbuf(I, q));
-	} else {
-		I->val[o->res[0]].r = sreg(I);
-		isel_tag(addi(I, OP_SLD, I->val[o->res[0]].r, base, imm),
-		    isel_rbuf(I, q));
-	}
+	} else
+		I->val[o->res[0]].r = sload(I, isel_rbuf(I, q), base, imm);
 }
