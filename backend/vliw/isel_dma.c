@@ -8,11 +8,15 @@
  * same way on the other side), in-tile axes, the contiguous run last;
  * adjacent axes that are contiguous together on both sides merge.  bf16
  * copies use the packed mode (MACH_DMA_PACKED): columns and rows in dims
- * 0 and 1, the VMEM side in packed tiles.  The leading dims that do not
- * fit in the descriptor's 4 dims are iterated statically, one descriptor
- * each (plan()); every descriptor raises the flag once, and the wait
- * takes isel_dma_count() of it, which depends only on the view's shape,
- * so the start and the wait agree whichever side the wait names.
+ * 0 and 1, the VMEM side in packed tiles.  bool and i8 copies move a
+ * byte an element (HBM holds them so; VMEM bool words and SMEM words
+ * take the low byte, packed i8 tiles a byte of a word).  Rows and
+ * columns that are not whole tiles split into pieces that start at a
+ * tile; the leading dims that do not fit in the descriptor's 4 dims are
+ * iterated statically, one descriptor each (plan()); every descriptor
+ * raises the flag once, and the wait takes isel_dma_count() of it,
+ * which depends only on the view's shape, so the start and the wait
+ * agree whichever side the wait names.
  */
 #include "backend/vliw/isel.h"
 

@@ -1222,6 +1222,17 @@ t_unaligned(void)
 		}
 	}
 	finish(&c);
+
+	begin(&c, "unaligned", "dma_wide", 0);
+	{
+		float *x = f32(&c, "x", IN, ROWS, WIDE, 5);
+		uint8_t *m = boolean(&c, "m", IN, ROWS, WIDE, 6);
+		float *z = f32(&c, "z", OUT, ROWS, WIDE, 0);
+		CALL(&c, dma_wide, (dev, x, m, z), (dev, &T[0], &T[1], &T[2]));
+		for (i = 0; i < ROWS * WIDE; i++)
+			expect(&c, "z", i, z[i], m[i] ? x[i] : -1.0f, 0, 0);
+	}
+	finish(&c);
 }
 #endif
 

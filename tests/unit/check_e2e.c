@@ -191,7 +191,7 @@ FEATURE(roll, 0, NULL, "roll_blocks")
 FEATURE(squeeze_mid, 0, NULL, "squeeze_mid")
 FEATURE(bf16, 0, NULL, "ew_bf16")
 FEATURE(narrow, 0, NULL, "ew_bool", "ew_i8")
-FEATURE(unaligned, 0, NULL, "wide", "narrow_cols", "odd_rows")
+FEATURE(unaligned, 0, NULL, "wide", "narrow_cols", "odd_rows", "dma_wide")
 
 /* ------------------------------------------------------------ Splash */
 
