@@ -14,8 +14,9 @@
  * nearest even); bf16 -> f32 unpacks the low and high halves.
  *
  * i8 vregs and VMEM tiles are packed the same way by bytes: (4S, L)
- * elements, row g * S + i in byte g of word row i.  Accesses are of
- * tile-aligned views (partial tiles merge their bytes); converts to i8
+ * elements, row g * S + i in byte g of word row i.  Accesses load and
+ * store whole word rows (partial tiles merge their bytes); a view of at
+ * most S rows starting at group g shifts by 8g bits; converts to i8
  * saturate (vmin / vmax) and pack four vregs' low bytes, from i8
  * sign-extend a byte (vshl, vsra).
  */

@@ -7,10 +7,10 @@
  * leading dims, tile axes (row and column tiles of tiled VMEM, split the
  * same way on the other side), in-tile axes, the contiguous run last;
  * adjacent axes that are contiguous together on both sides merge.  bf16
- * copies use the packed mode (MACH_DMA_PACKED): columns and rows in dims
- * 0 and 1, the VMEM side in packed tiles.  bool and i8 copies move a
- * byte an element (HBM holds them so; VMEM bool words and SMEM words
- * take the low byte, packed i8 tiles a byte of a word).  Rows and
+ * and i8 copies use the packed mode (MACH_DMA_PACKED, element size 2 and
+ * 1): columns and rows in dims 0 and 1, the VMEM side in packed tiles.
+ * bool copies and SMEM i8 copies move a byte an element (HBM holds them
+ * so; VMEM bool words and SMEM words take the low byte).  Rows and
  * columns that are not whole tiles split into pieces that start at a
  * tile; the leading dims that do not fit in the descriptor's 4 dims are
  * iterated statically, one descriptor each (plan()); every descriptor
@@ -110,11 +110,20 @@ dim_stride(Isel *I, const TBuf *b, int bd)
 
 /* A byte copy: bool and i8 move one byte an element (HBM holds them
    so; VMEM bool in the low byte of a word, VMEM i8 in the bytes of
-   packed words). */
+   packed words, SMEM the low byte of a word). */
 static int
 bytewise(DType dt)
 {
 	return dt == DT_BOOL || dt == DT_I8;
+}
+
+/* Copies of packed VMEM tiles (MACH_DMA_PACKED): bf16, i8 with no SMEM
+   side (SMEM holds i8 a word an element). */
+static int
+packed(DType dt, int dir)
+{
+	return dt == DT_BF16 || (dt == DT_I8 && dir != MACH_DMA_HBM_SMEM &&
+	    dir != MACH_DMA_SMEM_HBM);
 }
 
 /* A piece of a view dim: elements [off, off + n). */
@@ -160,20 +169,21 @@ typedef struct Plan {
  * The descriptors of a copy of view r: the *nstat outer leading view
  * dims are iterated statically; the last two view dims split into
  * pieces that each start at a tile of a tiled VMEM side (segs(): rows
- * by S, columns by L), byte copies' rows by S-row groups when their
- * rows would take two axes (i8 always: a packed tile's groups are a
- * byte apart).  Decided by the shape alone, so that a wait naming
- * either side takes as many.  Counts the dims each piece may need (a
- * leading dim one, rows and columns one each or two when above a tile,
- * a byte copy's unit run one; packed bf16 rows and columns two in all)
- * and takes outer leading dims until 4 remain.  The number of
+ * by S, columns by L; bool rows by S-row groups when they would take
+ * two axes; packed bf16 and i8 copies not at all).  Decided by the
+ * shape alone, so that a wait naming either side takes as many.
+ * Counts the dims each piece may need (a leading dim one, rows and
+ * columns one each or two when above a tile, a bool copy's unit run
+ * one; packed rows and columns two in all) and takes outer leading dims
+ * until 4 remain.  The number of
  * descriptors, 0 for a view that has none or too many.
  */
 static int64_t
 plan(Isel *I, const Ref *r, DType dt, Plan *p)
 {
 	int64_t S = I->mp->sublanes, L = I->mp->lanes, R, C;
-	int n = r->nvd, k, a = 0, each;
+	int n = r->nvd, k, a = 0, each = 0;
+	int pk = dt == DT_BF16 || dt == DT_I8;	/* packed() but for SMEM */
 
 	for (k = 0; k < n; k++)
 		if (r->size[k] < 1)
@@ -182,11 +192,10 @@ plan(Isel *I, const Ref *r, DType dt, Plan *p)
 	C = n >= 1 ? r->size[n - 1] : 1;
 	for (k = 0; k < n - 2; k++)
 		a += r->size[k] > 1;
-	each = dt == DT_I8 && R > 1;
-	if (dt == DT_BF16)
+	if (pk)
 		a += 2;
 	else {
-		a += R > 1 ? (R > S && !each ? 2 : 1) : 0;
+		a += R > 1 ? (R > S ? 2 : 1) : 0;
 		a += (C > L ? 2 : 1) + bytewise(dt);
 	}
 	p->nstat = 0;
@@ -199,12 +208,12 @@ plan(Isel *I, const Ref *r, DType dt, Plan *p)
 		}
 	if (a > 4 && dt == DT_BOOL && R > S)
 		each = 1;
-	if (dt == DT_BF16 || n < 2) {
+	if (pk || n < 2) {
 		p->nrs = 1;
 		p->rs[0] = (Seg){ 0, R };
 	} else
 		p->nrs = segs(R, S, each, p->rs);
-	p->ncs = dt == DT_BF16 || n < 1 ? 1 : segs(C, L, 0, p->cs);
+	p->ncs = pk || n < 1 ? 1 : segs(C, L, 0, p->cs);
 	if (p->ncs == 1)
 		p->cs[0] = (Seg){ 0, C };
 	return p->nrs * p->ncs * p->nlead;
@@ -315,9 +324,9 @@ plain_axes(Isel *I, const Ref *const *side, int ns, int64_t e, Axis *ax)
 }
 
 /*
- * Axes of a packed bf16 copy: columns (dim 0, contiguous in HBM), rows
- * (dim 1: the row tiles' stride on a VMEM side), the leading view dims
- * from ns on.  The number of axes, or -1 (reported).
+ * Axes of a packed (bf16, i8) copy: columns (dim 0, contiguous in
+ * HBM), rows (dim 1: the row tiles' stride on a VMEM side), the leading
+ * view dims from ns on.  The number of axes, or -1 (reported).
  */
 static int
 packed_axes(Isel *I, const Ref *const *side, int ns, Axis *ax)
@@ -473,19 +482,19 @@ copy_piece(Isel *I, const TOp *o, const Ref *const *p, int dir, DType dt,
 {
 	int64_t es = dt == DT_BF16 ? 2 : bytewise(dt) ? 1 : 4, idx, desc;
 	int64_t extra[2];
-	int na, w, k, i;
+	int na, w, k, i, pk = packed(dt, dir);
 	Axis ax[MAXAXIS], dax[4];
 	Addr at[2];
 	uint32_t ctrl;
 
-	na = dt == DT_BF16 ? packed_axes(I, p, pl->nstat, ax) :
+	na = pk ? packed_axes(I, p, pl->nstat, ax) :
 	    plain_axes(I, p, pl->nstat, es, ax);
 	if (na < 0)
 		return;
 	for (i = 0; i < na; i++)	/* innermost first */
-		dax[i] = ax[dt == DT_BF16 ? i : na - 1 - i];
+		dax[i] = ax[pk ? i : na - 1 - i];
 	ctrl = (uint32_t)(dir | na << 4 | es << 8);
-	if (dt == DT_BF16)
+	if (pk)
 		ctrl |= MACH_DMA_PACKED;
 	for (w = 0; w < 2; w++)
 		side_base(I, p[w], &at[w]);

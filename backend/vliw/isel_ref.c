@@ -150,20 +150,18 @@ isel_esize(const TBuf *b)
 /*
  * isel_address() for a packed VMEM buffer (bf16, i8): (pack * S, L)
  * tiles of words, row g * S + i of a tile in part g of word row i (the
- * low half or byte first); the view must start at a tile, but for i8
- * (the DMAs of one S-row group) at a group.
+ * low half or byte first); the view must start at a tile.
  */
 static int
 address_packed(Isel *I, const Ref *r, int64_t *imm)
 {
 	const TBuf *b = isel_rbuf(I, r);
-	int64_t R, C, L = I->mp->lanes, S = I->mp->sublanes, tb, ntc, T, g;
+	int64_t R, C, L = I->mp->lanes, S = I->mp->sublanes, tb, ntc, T;
 	int64_t stride, off;
 	int reg = 0, i, rr = r->rank - 2, cc = r->rank - 1;
 
 	isel_mat(b, &R, &C);
 	T = dtype_packing(b->dtype) * S;
-	g = T > 2 * S && rr >= 0 ? r->start[rr] % T : 0;	/* i8 group */
 	tb = I->mp->sublanes * L * 4;
 	ntc = (C + L - 1) / L;
 	off = r->sslot * b->slot_bytes + b->offset;
@@ -175,11 +173,11 @@ address_packed(Isel *I, const Ref *r, int64_t *imm)
 		reg = isel_madd(I, reg, r->dyn[i], stride);
 		stride *= b->shape.d[i];
 	}
-	if (rr < 0 || r->start[cc] % L || (r->start[rr] - g) % T || g % S ||
+	if (rr < 0 || r->start[cc] % L || r->start[rr] % T ||
 	    (r->dyn[cc] && r->mult[cc] % L) || (r->dyn[rr] && r->mult[rr] % T))
 		return unsupported(I, arena_printf(I->a, "a %s view that does "
 		    "not start at a tile", dtype_name(b->dtype))), 0;
-	off += r->start[cc] / L * tb + r->start[rr] / T * ntc * tb + g / S;
+	off += r->start[cc] / L * tb + r->start[rr] / T * ntc * tb;
 	reg = isel_madd(I, reg, r->dyn[cc], tb / L);
 	reg = isel_madd(I, reg, r->dyn[rr], ntc * tb / T);
 	*imm = off;
