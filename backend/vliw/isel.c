@@ -722,7 +722,7 @@ operands(Isel *I)
 			o.name = b->name;
 			o.dtype = mdtype(b->dtype);
 			o.rank = b->shape.rank;
-			o.bytes = (uint64_t)dtype_size(b->dtype);
+			o.bytes = (uint64_t)isel_esize(b);
 			for (j = 0; j < o.rank && j < MACH_MAXRANK; j++) {
 				o.shape[j] = b->shape.d[j];
 				o.bytes *= (uint64_t)b->shape.d[j];

@@ -133,6 +133,8 @@ Ref *isel_narrow(Isel *I, const Ref *r, const TOp *o, int n,
 int isel_region(Isel *I, const Ref *r, int64_t *R, int64_t *C);
 void isel_mat(const TBuf *b, int64_t *R, int64_t *C);
 int isel_address(Isel *I, const Ref *r, int64_t *imm);
+/* Bytes of an element of b in HBM or SMEM (1 for HBM bool and i8). */
+int64_t isel_esize(const TBuf *b);
 /* TOP_LOAD (store 0) and TOP_STORE of vectors in VMEM, any layout. */
 void isel_vaccess(Isel *I, const TOp *o, int store);
 /* TOP_SLOAD / TOP_SSTORE of 32-bit words in SMEM (row-major, any rank). */

@@ -536,7 +536,8 @@ isel_vector_op(Isel *I, const TOp *o, Val *out)
 		viota(I, o, out);
 		return;
 	}
-	if (o->op == TOP_CONVERT && (at == DT_BF16 || t->dtype == DT_BF16)) {
+	if (o->op == TOP_CONVERT && (at == DT_BF16 || t->dtype == DT_BF16 ||
+	    at == DT_I8 || t->dtype == DT_I8)) {
 		isel_convert_bf16(I, o, out);
 		return;
 	}

@@ -191,6 +191,8 @@ FEATURE(roll, 0, NULL, "roll_blocks")
 FEATURE(squeeze_mid, 0, NULL, "squeeze_mid")
 FEATURE(bf16, 0, NULL, "ew_bf16")
 FEATURE(divide, 0, gather_tables, "div_i32", "div_f32")
+FEATURE(narrow, 0, NULL, "ew_bool", "ew_i8")
+FEATURE(unaligned, 0, NULL, "wide", "narrow_cols", "odd_rows", "dma_wide")
 
 /* ------------------------------------------------------------ Splash */
 
@@ -255,6 +257,8 @@ suite(void)
 	tcase_add_test(t, roll);
 	tcase_add_test(t, squeeze_mid);
 	tcase_add_test(t, bf16);
+	tcase_add_test(t, narrow);
+	tcase_add_test(t, unaligned);
 	tcase_add_test(t, splash);
 	suite_add_tcase(s, t);
 	return s;
