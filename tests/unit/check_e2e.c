@@ -190,7 +190,7 @@ FEATURE(transpose, 0, NULL, "transpose_blocks")
 FEATURE(roll, 0, NULL, "roll_blocks")
 FEATURE(squeeze_mid, 0, NULL, "squeeze_mid")
 FEATURE(bf16, 0, NULL, "ew_bf16")
-FEATURE(divide, 0, gather_tables, "div_i32", "div_f32")
+FEATURE(divide, 1e-6, gather_tables, "div_i32", "div_f32")
 FEATURE(narrow, 0, NULL, "ew_bool", "ew_i8")
 FEATURE(unaligned, 0, NULL, "wide", "narrow_cols", "odd_rows", "dma_wide")
 
