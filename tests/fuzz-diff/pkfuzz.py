@@ -16,8 +16,9 @@ interpret mode.
       --reduce DIR: shrink each new DIVERGE/CRASH class's first kernel
       into DIR (pkreduce.py).
   pkfuzz.py gen SEED LANES           print the kernel of SEED
-  pkfuzz.py one FILE.pk PRESET       classify one saved kernel (its SMEM
-                                     tables in FILE.smem, if any)
+  pkfuzz.py one FILE.pk PRESET [S]   classify one saved kernel (its SMEM
+                                     tables in FILE.smem, if any; inputs
+                                     of --input=random:S, default 0)
   pkfuzz.py replay DIR               run the saved cases of DIR (see
                                      cases/README)
 
@@ -377,10 +378,11 @@ def campaign(argv):
 
 def one(argv):
     path, preset = argv[0], argv[1]
+    inseed = int(argv[2]) if len(argv) > 2 else 0
     smem = read_smem(path)
     work = tempfile.mkdtemp(prefix="fuzz-diff.")
     try:
-        oc = classify(path, preset, smem, work)
+        oc = classify(path, preset, smem, work, inseed)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print(oc)
@@ -414,17 +416,19 @@ def replay(argv):
             if not f.endswith(".pk"):
                 continue
             path = os.path.join(d, f)
-            presets, expect = ["small", "v4"], {}
+            presets, expect, inseed = ["small", "v4"], {}, 0
             rp = path[:-3] + ".run"
             if os.path.exists(rp):
                 for line in open(rp):
                     w = line.split()
                     if w and w[0] == "presets":
                         presets = w[1:]
+                    if w and w[0] == "input":
+                        inseed = int(w[1])
                     if w and w[0] == "expect":
                         expect[w[1]] = " ".join(w[2:])
             for p in presets:
-                oc = classify(path, p, read_smem(path), work)
+                oc = classify(path, p, read_smem(path), work, inseed)
                 want = expect.get(p)
                 if want is None and oc.cls == "AGREE":
                     ok += 1

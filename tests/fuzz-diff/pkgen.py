@@ -29,7 +29,7 @@ INTS = (I32, I8)
 
 # Constructs left out (FUZZ_AVOID="boolop ..."): those with known bugs, so
 # that a check-time run guards the rest.  boolop: bool inputs and
-# outputs.
+# outputs; iota1: iotas along a dimension of size 1.
 AVOID = set(os.environ.get("FUZZ_AVOID", "").replace(",", " ").split())
 
 
@@ -389,6 +389,8 @@ class Gen:
         sh = "[%d, %d]" % (R, C)
         if dt == I32:
             ax = self.r.randint(0, 1)
+            if "iota1" in AVOID and shape[ax] == 1:
+                ax = 1 - ax
             base = leaf("iota(%s, %d)" % (sh, ax), I32, shape)
             if self.env.scalars and self.chance(0.5):
                 return Node("({0} + {1} * %d)" % (R if ax == 0 else C),
@@ -397,8 +399,10 @@ class Gen:
             return base
         if dt == BOOL:
             a = self.leafof(I32, shape)
-            b = leaf("iota(%s, %d)" % (sh, self.r.randint(0, 1)), I32,
-                     shape)
+            ax = self.r.randint(0, 1)
+            if "iota1" in AVOID and shape[ax] == 1:
+                ax = 1 - ax
+            b = leaf("iota(%s, %d)" % (sh, ax), I32, shape)
             return Node("({0} %s {1})" % self.pick([">=", "<", "=="]),
                         BOOL, shape, [a, b])
         if dt in FLOATS or dt == I8:

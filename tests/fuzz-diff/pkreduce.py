@@ -16,8 +16,9 @@ greedily, each step kept only if the kernel still fails in that class:
      (block shapes, array shapes) everywhere at once.
 
 Writes OUTDIR/NAME.pk, its tables (NAME.tK.npy, listed in NAME.smem)
-and NAME.run (`presets PRESET`, and `expect PRESET CLASS` while the
-failure remains; replay with pkfuzz.py replay OUTDIR).
+and NAME.run (`presets PRESET`, `input SEED` for --input=random:SEED,
+and `expect PRESET CLASS` while the failure remains; replay with
+pkfuzz.py replay OUTDIR).
 """
 
 import copy
@@ -40,8 +41,9 @@ WHOLE_STORE = re.compile(r"^\s*\w+\[(\.\.\.|ds\(|0\])[^=]*\] = ")
 
 
 class Reducer:
-    def __init__(self, preset, key, work):
+    def __init__(self, preset, key, work, inseed):
         self.preset = preset
+        self.inseed = inseed
         self.key = key
         self.work = work
         self.tests = 0
@@ -60,7 +62,8 @@ class Reducer:
             p = os.path.join(self.work, "cand.%s.npy" % name)
             pkfuzz.npy_write(p, dt, shape, vals)
             smem.append((name, p))
-        oc = pkfuzz.classify(path, self.preset, smem, self.work)
+        oc = pkfuzz.classify(path, self.preset, smem, self.work,
+                             self.inseed)
         return oc.key.startswith(self.key)
 
     def fails_model(self, k):
@@ -227,6 +230,21 @@ def reduce_operands(R, k):
             k.__dict__.update(k2.__dict__)
 
 
+def drop_operands(R, text, tables):
+    """Drops the input and table declarations the rest no longer
+    names."""
+    for name in re.findall(r"(?:[(,]\s*)(?:smem )?(\w+): \w+\[", text):
+        cand = re.sub(r"(?:smem )?\b%s: \w+\[[^\]]*\],\s*" % name, "",
+                      text, count=1)
+        cand = re.sub(r"\n    %s: \[[^\n]*;" % name, "", cand)
+        if re.search(r"\b%s\b" % name, re.sub(r"//[^\n]*", "", cand)):
+            continue
+        tabs = [t for t in tables if t[0] != name]
+        if cand != text and R.fails(cand, tabs):
+            text, tables = cand, tabs
+    return text, tables
+
+
 def reduce_text(R, text, tables):
     """Line drops in the body, then integer halving."""
     lines = text.split("\n")
@@ -271,7 +289,7 @@ def reduce_seed(seed, preset, key, outdir, name=None):
     k = pkgen.gen_kernel(seed, lanes)
     work = tempfile.mkdtemp(prefix="fuzz-reduce.")
     try:
-        R = Reducer(preset, key, work)
+        R = Reducer(preset, key, work, seed)
         if not R.fails_model(k):
             print("reduce: seed %d on %s does not fail with '%s'" % (
                 seed, preset, key))
@@ -285,8 +303,9 @@ def reduce_seed(seed, preset, key, outdir, name=None):
         fix(k)
         tables = model_tables(k)
         text = reduce_text(R, k.render(), tables)
+        text, tables = drop_operands(R, text, tables)
         name = name or "s%d_%s" % (seed, preset)
-        save(outdir, name, text, tables, preset, key)
+        save(outdir, name, text, tables, preset, key, seed)
         print("reduce: seed %d on %s (%s): %d tests -> %s/%s.pk" % (
             seed, preset, key, R.tests, outdir, name))
         return os.path.join(outdir, name + ".pk")
@@ -294,7 +313,7 @@ def reduce_seed(seed, preset, key, outdir, name=None):
         shutil.rmtree(work, ignore_errors=True)
 
 
-def save(outdir, name, text, tables, preset, key):
+def save(outdir, name, text, tables, preset, key, inseed):
     os.makedirs(outdir, exist_ok=True)
     text = re.sub(r"\bk\d+\b", name.replace("-", "_"), text)
     with open(os.path.join(outdir, name + ".pk"), "w") as f:
@@ -307,6 +326,7 @@ def save(outdir, name, text, tables, preset, key):
                 f.write("%s=%s\n" % (tn, fn))
     with open(os.path.join(outdir, name + ".run"), "w") as f:
         f.write("presets %s\n" % preset)
+        f.write("input %d\n" % inseed)
         f.write("expect %s %s\n" % (preset, key))
 
 
@@ -326,7 +346,7 @@ def main(argv):
         try:
             k = pkgen.gen_kernel(seed, pkfuzz.LANES[preset])
             path, smem = pkfuzz.write_kernel(k, work, "k")
-            key = pkfuzz.classify(path, preset, smem, work).key
+            key = pkfuzz.classify(path, preset, smem, work, seed).key
         finally:
             shutil.rmtree(work, ignore_errors=True)
         print("reduce: class '%s'" % key)
