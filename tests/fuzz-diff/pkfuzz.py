@@ -333,6 +333,11 @@ def campaign(argv):
                 break
             s = seed + n
             n += 1
+            if n % 100 == 0:
+                print("fuzz-diff: %d kernels, %.0f s: %s" % (
+                    n, time.time() - t0, ", ".join(
+                        "%s %d" % kv for kv in sorted(counts.items()))),
+                    flush=True)
             for p in presets:
                 k = pkgen.gen_kernel(s, LANES[p])
                 stem = "s%d_%s" % (s, p)
