@@ -209,7 +209,6 @@ class Kernel:
         """Per output, the expressions stored into it (also through
         scratch: a scratch's stores count for the outputs it feeds)."""
         res = {o.name: [] for o in self.ops if o.role == "out"}
-        feeds = {}
         for st in self.all_stmts():
             if st.kind == "store" and st.target in res:
                 res[st.target].append(st.value)
@@ -221,7 +220,6 @@ class Kernel:
                  st.target not in res]
         for k in res:
             res[k] += extra
-        del feeds
         return res
 
     def all_stmts(self):
@@ -706,9 +704,6 @@ class Builder:
             for a in axes:
                 free = [d for d in dims if len(d) < 2]
                 self.pick(free).append(a)
-            if rank3 and len(dims[0]) == 0 and axes:
-                # a squeezed lead dim with one element is fine too
-                pass
         maps, nblk = [], []
         for dl in dims:
             if not dl:
@@ -824,7 +819,6 @@ class Builder:
                     dt, v)
         self.allow_dot = not self.odd and self.chance(0.3)
         if self.allow_dot:
-            LN = self.LN
             for Kd in k.dot_k:
                 for dt in ([BF16, F32] if tile16 else [F32]):
                     for v in [(BR, Kd), (Kd, BC), (BC, Kd)]:
@@ -834,7 +828,6 @@ class Builder:
                             o = self.add_input(nm, dt, v)
                             env.add(lambda o=o: leaf(
                                 "%s[...]" % o.name, o.dt, o.view), dt, v)
-            del LN
         if self.chance(0.3):
             names = [a for a, _, _ in k.axes]
             ax = names[:1]
@@ -968,11 +961,6 @@ class Builder:
             a = seq[-1]
             sn = "run_%s" % o.name
             k.scratch.append(("%s: %s[%d, %d];" % (sn, o.dt, BR, BC), sn))
-            others = [b for b in self.roles if b != a and
-                      self.roles[b] == "seq" and
-                      [x for x, _, _ in k.axes].index(b) >
-                      [x for x, _, _ in k.axes].index(a)]
-            del others
             s0 = Stmt("store", "%s[...] =" % sn,
                       g.expr(o.dt, (BR, BC), depth - 1), target=sn,
                       fixed=True)

@@ -94,8 +94,6 @@ def fix(k):
             shape = tuple(ext[a] for a in uses[0].axes)
         else:
             shape = o.shape_
-            for a, e, _ in k.axes:
-                pass
         cnt = 1
         for s in shape:
             cnt *= s
@@ -132,8 +130,6 @@ def reduce_stmts(R, k):
                     cands.append(lst[:si] + s.body + lst[si + 1:])
                     if s.orelse is not None:
                         cands.append(lst[:si] + s.orelse + lst[si + 1:])
-                if s.kind == "for":
-                    pass
                 for c in cands:
                     k2 = copy.deepcopy(k)
                     set_list(k2, li, c, k)
