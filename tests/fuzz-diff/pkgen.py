@@ -29,7 +29,8 @@ INTS = (I32, I8)
 
 # Constructs left out (FUZZ_AVOID="boolop ..."): those with known bugs, so
 # that a check-time run guards the rest.  boolop: bool inputs and
-# outputs; iota1: iotas along a dimension of size 1.
+# outputs; iota1: iotas along a dimension of size 1; bf16splat: bf16
+# scalars stored into a block.
 AVOID = set(os.environ.get("FUZZ_AVOID", "").replace(",", " ").split())
 
 
@@ -426,6 +427,16 @@ class Gen:
         shape = tuple(shape)
         if d <= 0 or self.chance(0.2):
             return self.leafof(dt, shape)
+        if len(shape) == 2 and 1 in shape and shape != (1, 1) and \
+                dt in (F32, I32) and self.chance(0.4):
+            # rows and columns are mostly reductions
+            red = self.reduce(dt, shape, d, exact)
+            if red is not None:
+                return red
+        if dt == F32 and self.allow_dot and len(shape) == 2 and \
+                shape[0] > 1 and shape[1] > 1 and not exact and \
+                self.chance(0.15):
+            return self.dot(dt, shape, d)
         if dt in FLOATS:
             return self.fexpr(dt, shape, d, exact)
         if dt == I32:
@@ -883,7 +894,10 @@ class Builder:
     def store(self, o, depth, head=None, shape=None, extra=()):
         g = self.g
         shape = shape or (self.BR, self.BC)
-        v = g.expr(o.dt, shape if g.chance(0.85) else g.side(shape), depth)
+        sh = shape if g.chance(0.85) else g.side(shape)
+        if sh == () and o.dt == BF16 and "bf16splat" in AVOID:
+            sh = shape
+        v = g.expr(o.dt, sh, depth)
         return Stmt("store", head or "%s[...] =" % o.name, v,
                     target=o.name, fixed=True)
 
