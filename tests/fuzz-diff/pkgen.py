@@ -677,6 +677,8 @@ class Builder:
         self.red = red
         # the body's block shape; odd shapes need one block per row/col
         self.odd = self.chance(0.1)
+        if len(nonred) > 2:
+            self.odd = False    # one dim cannot take three axes
         if self.odd:
             BR = r.randint(1, 20)
             BC = r.randint(1, 3 * LN)
