@@ -3,6 +3,7 @@
 class persists, and saves it as a regression case.
 
   pkreduce.py SEED PRESET OUTDIR [NAME] [--key CLASS]
+  pkreduce.py --file KEPT.pk PRESET INSEED OUTDIR NAME CLASS
 
 Regenerates the kernel of SEED (pkgen.py) for PRESET, classifies it
 (pkfuzz.classify) and keeps the class (or --key, a prefix of it).  Then,
@@ -309,6 +310,45 @@ def reduce_seed(seed, preset, key, outdir, name=None):
         shutil.rmtree(work, ignore_errors=True)
 
 
+def load_tables(path):
+    """The tables of a kept kernel: STEM.tK.npy next to STEM.pk."""
+    tables = []
+    stem = path[:-3]
+    d = os.path.dirname(path) or "."
+    for f in sorted(os.listdir(d)):
+        full = os.path.join(d, f)
+        if not (full.startswith(stem + ".") and f.endswith(".npy")):
+            continue
+        descr, shape, words = pkfuzz.npy_read(full)
+        if descr == "<f4":
+            vals = [pkfuzz.to_float(descr, w) for w in words]
+            tables.append((f.split(".")[-2], "f32", shape, vals))
+        else:
+            tables.append((f.split(".")[-2], "i32", shape, words))
+    return tables
+
+
+def reduce_file(path, preset, key, outdir, name, inseed):
+    """The text phase alone, for a kept kernel whose seed the current
+    generator no longer reproduces."""
+    work = tempfile.mkdtemp(prefix="fuzz-reduce.")
+    try:
+        R = Reducer(preset, key, work, inseed)
+        text, tables = open(path).read(), load_tables(path)
+        if not R.fails(text, tables):
+            print("reduce: %s on %s does not fail with '%s'" % (
+                path, preset, key))
+            return None
+        text = reduce_text(R, text, tables)
+        text, tables = drop_operands(R, text, tables)
+        save(outdir, name, text, tables, preset, key, inseed)
+        print("reduce: %s on %s (%s): %d tests -> %s/%s.pk" % (
+            path, preset, key, R.tests, outdir, name))
+        return os.path.join(outdir, name + ".pk")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def save(outdir, name, text, tables, preset, key, inseed):
     os.makedirs(outdir, exist_ok=True)
     text = re.sub(r"\bk\d+\b", name.replace("-", "_"), text)
@@ -328,6 +368,11 @@ def save(outdir, name, text, tables, preset, key, inseed):
 
 def main(argv):
     key = None
+    if argv and argv[0] == "--file":
+        # --file KEPT.pk PRESET INSEED OUTDIR NAME KEY
+        path, preset, inseed, outdir, name, key = argv[1:7]
+        return 0 if reduce_file(path, preset, key, outdir, name,
+                                int(inseed)) else 1
     if "--key" in argv:
         i = argv.index("--key")
         key = argv[i + 1]
