@@ -119,8 +119,13 @@ swap_cmp(TCmp c)
 static int
 bool_op(Isel *I, const TOp *o)
 {
-	int a = isel_scal(I, o->arg[0]), b, d = llo_new_reg(I->f, LC_P), t;
+	int a, b, d, t;
 
+	if (tv(I, o->arg[0])->dtype != DT_BOOL)	/* its registers are not p */
+		bug("vliw: isel: a bool op on %s",
+		    dtype_name(tv(I, o->arg[0])->dtype));
+	a = isel_scal(I, o->arg[0]);
+	d = llo_new_reg(I->f, LC_P);
 	if (o->op == TOP_NOT) {
 		add(I, OP_PNOT, d, a, 0, 0);
 		return d;
