@@ -199,6 +199,10 @@ ev_iota(L *l, const CExpr *e, const Ctx *c, const Shape *cs)
 	TRef off = TNONE;
 	int opi, n = 0;
 
+	/* Along a dim of size 1 (broadcast over a wider chunk) every
+	   element is 0: the chunk's offset there is not the iota's. */
+	if (e->shape.d[e->u.axis] == 1)
+		return ml_splat(l, tile_const_i32(l->f, 0), DT_I32, cs);
 	if (c && i < c->r - 2 && c->iter[i])
 		return ml_splat(l, c->lead[i], DT_I32, cs);
 	if (c && i == c->r - 2 && c->rowpos != TNONE) {

@@ -119,8 +119,13 @@ swap_cmp(TCmp c)
 static int
 bool_op(Isel *I, const TOp *o)
 {
-	int a = isel_scal(I, o->arg[0]), b, d = llo_new_reg(I->f, LC_P), t;
+	int a, b, d, t;
 
+	if (tv(I, o->arg[0])->dtype != DT_BOOL)	/* its registers are not p */
+		bug("vliw: isel: a bool op on %s",
+		    dtype_name(tv(I, o->arg[0])->dtype));
+	a = isel_scal(I, o->arg[0]);
+	d = llo_new_reg(I->f, LC_P);
 	if (o->op == TOP_NOT) {
 		add(I, OP_PNOT, d, a, 0, 0);
 		return d;
@@ -147,14 +152,62 @@ bool_op(Isel *I, const TOp *o)
 	return d;
 }
 
+/*
+ * The f32 in register x as an i32 that orders as the float (sign and
+ * magnitude to two's complement: -0 and +0 both become 0); *nan gets a
+ * predicate, true when x is a NaN.
+ */
+static int
+f32_key(Isel *I, int x, int *nan)
+{
+	int s = sreg(I), m = sreg(I), k = sreg(I), d = sreg(I);
+
+	*nan = llo_new_reg(I->f, LC_P);
+	addi(I, OP_SSRAI, s, x, 31);
+	addi(I, OP_SANDI, m, x, 0x7fffffff);
+	addi(I, OP_SCMPIGT, *nan, m, 0x7f800000);
+	add(I, OP_SXOR, k, m, s, 0);	/* -m = (m ^ -1) - -1 */
+	add(I, OP_SSUB, d, k, s, 0);
+	return d;
+}
+
+/*
+ * A scalar f32 compare on the i32 ALUs, exact: the ordered keys compare
+ * as the floats, and a NaN makes every compare false but != true.
+ */
+static int
+f32_cmp(Isel *I, const TOp *o)
+{
+	int na, nb, n = llo_new_reg(I->f, LC_P), d = llo_new_reg(I->f, LC_P);
+	int a = f32_key(I, isel_scal(I, o->arg[0]), &na);
+	int b = f32_key(I, isel_scal(I, o->arg[1]), &nb);
+
+	add(I, cmp_op(o->u.cmp, 0), d, a, b, 0);
+	add(I, OP_POR, n, na, nb, 0);
+	if (o->u.cmp == TC_NE) {
+		add(I, OP_POR, d, d, n, 0);
+		return d;
+	}
+	add(I, OP_PNOT, n, n, 0, 0);
+	add(I, OP_PAND, d, d, n, 0);
+	return d;
+}
+
 static int
 scalar_cmp(Isel *I, const TOp *o)
 {
 	int64_t c;
-	int d = llo_new_reg(I->f, LC_P);
+	int d;
+	DType t = tv(I, o->arg[0])->dtype;
 
-	if (tv(I, o->arg[0])->dtype != DT_I32)
+	if (t == DT_BOOL)
 		return bool_op(I, o);
+	if (t == DT_F32)
+		return f32_cmp(I, o);
+	if (t != DT_I32)
+		return unsupported(I, arena_printf(I->a, "a scalar %s compare",
+		    dtype_name(t)));
+	d = llo_new_reg(I->f, LC_P);
 	if (isel_cst(I, o->arg[1], &c))
 		addi(I, cmp_op(o->u.cmp, 1), d, isel_scal(I, o->arg[0]), c);
 	else if (isel_cst(I, o->arg[0], &c))
@@ -519,7 +572,24 @@ fold2f(TOpKind k, double a, double b, double *r)
 	}
 }
 
-/* A scalar f32 op on constants folded into *out; 1 when folded. */
+/* a c b on f32 constants, as interpret mode's C (NaN: only != holds). */
+static int
+fold_cmpf(TCmp c, double a, double b)
+{
+	float x = (float)a, y = (float)b;
+
+	switch (c) {
+	case TC_LT: return x < y;
+	case TC_LE: return x <= y;
+	case TC_GT: return x > y;
+	case TC_GE: return x >= y;
+	case TC_EQ: return x == y;
+	default: return x != y;
+	}
+}
+
+/* A scalar f32 op (or compare) on constants folded into *out; 1 when
+   folded. */
 static int
 fold_f32(Isel *I, const TOp *o, Val *out)
 {
@@ -529,10 +599,16 @@ fold_f32(Isel *I, const TOp *o, Val *out)
 
 	if (o->narg != 2 || !a->isconst || !b->isconst ||
 	    tv(I, o->arg[0])->dtype != DT_F32 ||
-	    tv(I, o->arg[1])->dtype != DT_F32 ||
-	    !fold2f(o->op, a->cf, b->cf, &r))
+	    tv(I, o->arg[1])->dtype != DT_F32)
 		return 0;
 	out->isconst = 1;
+	if (o->op == TOP_CMP) {
+		out->ci = fold_cmpf(o->u.cmp, a->cf, b->cf);
+		out->cf = (double)out->ci;
+		return 1;
+	}
+	if (!fold2f(o->op, a->cf, b->cf, &r))
+		return out->isconst = 0;
 	out->cf = (float)r;
 	return 1;
 }
@@ -551,7 +627,8 @@ fold(Isel *I, const TOp *o, Val *out)
 	int kb = o->narg > 1 && isel_cst(I, o->arg[1], &b);
 	DType t = tv(I, o->res[0])->dtype;
 
-	if (t == DT_F32)
+	if (t == DT_F32 || (o->op == TOP_CMP &&
+	    tv(I, o->arg[0])->dtype == DT_F32))
 		return fold_f32(I, o, out);
 	if (t != DT_I32 && t != DT_BOOL)
 		return 0;

@@ -772,6 +772,81 @@ START_TEST(e2e_scalar_division)
 }
 END_TEST
 
+/* Scalar f32 compares on the scalar unit (it has i32 ALUs only): SMEM
+   pairs with signed zeros, infinities, NaNs, denormals, against C; and
+   compares of constants, folded. */
+static const char fcmp_src[] =
+    "kernel fcmp(smem w: f32[32], smem v: f32[32], out q: i32[256, 128])\n"
+    "grid (i: 32)\n"
+    "semantics (arbitrary)\n"
+    "blocks { q: [8, 128] at (i, 0); }\n"
+    "{ q[...] = broadcast(0, [8, 128]);\n"
+    "  when (w[i] < v[i]) { q[...] += 1; }\n"
+    "  when (w[i] <= v[i]) { q[...] += 2; }\n"
+    "  when (w[i] > v[i]) { q[...] += 4; }\n"
+    "  when (w[i] >= v[i]) { q[...] += 8; }\n"
+    "  when (w[i] == v[i]) { q[...] += 16; }\n"
+    "  when (w[i] != v[i]) { q[...] += 32; }\n"
+    "  when (w[i] < 0.5) { q[...] += 64; }\n"
+    "  when (0.0 == v[i]) { q[...] += 128; }\n"
+    "  when (0.25 == 100.0) { q[...] += 256; }\n"
+    "  when (0.5 < 0.25) { q[...] += 512; }\n"
+    "  when (0.25 != 100.0) { q[...] += 1024; }\n"
+    "}\n"
+    "export fcmp;\n";
+
+static float
+bits_f32(uint32_t u)
+{
+	float f;
+
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+START_TEST(e2e_scalar_f32_compare)
+{
+	static const uint32_t e[] = {
+		0x00000000, 0x80000000, 0x7f800000, 0xff800000,	/* 0, inf */
+		0x7fc00000, 0xffc12345, 0x00000001, 0x80000001,	/* NaN, dn */
+		0x3f800000, 0xbf800000, 0x3f000000, 0x3f000001,	/* 1, 0.5 */
+		0x7f7fffff, 0xff7fffff, 0x3effffff, 0xc0000000,
+	};
+	size_t k;
+
+	for (k = 0; k < countof(presets); k++) {
+		VtUnit u;
+		float w[32], v[32], a, b;
+		int32_t *q = xcalloc(256 * 128, sizeof *q);
+		void *buf[3] = { w, v, q };
+		int64_t i, j;
+
+		for (i = 0; i < 32; i++) {
+			w[i] = bits_f32(e[i % 16]);
+			v[i] = bits_f32(e[(i * 5 + i / 16) % 16]);
+		}
+		ck_assert_msg(vt_compile(&u, fcmp_src, presets[k]) == 0,
+		    "%s: %s", presets[k], u.text);
+		vt_run(&u, "fcmp", buf, 3, NULL);
+		for (i = 0; i < 32; i++) {
+			int32_t want;
+			a = w[i];
+			b = v[i];
+			want = (a < b) + 2 * (a <= b) + 4 * (a > b) +
+			    8 * (a >= b) + 16 * (a == b) + 32 * (a != b) +
+			    64 * (a < 0.5f) + 128 * (b == 0.0f) + 1024;
+			for (j = 0; j < 8 * 128; j++)
+				ck_assert_msg(q[i * 1024 + j] == want,
+				    "%s: %a vs %a: %d, want %d", presets[k],
+				    (double)a, (double)b, q[i * 1024 + j],
+				    want);
+		}
+		vt_free(&u);
+		free(q);
+	}
+}
+END_TEST
+
 /* A matmul that stores (does not accumulate) over several K groups is
    split: the first group stores its sums, the rest add to them (no
    zeroing pass); plain and trans_b, a resident output summed over a
@@ -1058,6 +1133,7 @@ suite(void)
 	tcase_add_test(t, e2e_relu);
 	tcase_add_test(t, e2e_mix);
 	tcase_add_test(t, e2e_scalar_division);
+	tcase_add_test(t, e2e_scalar_f32_compare);
 	tcase_add_test(t, e2e_chunk_loops);
 	tcase_add_test(t, e2e_unsupported_is_reported);
 	tcase_add_test(t, e2e_matmul_single_block);
