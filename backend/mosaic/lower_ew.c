@@ -7,12 +7,75 @@
  */
 #include "backend/mosaic/lower.h"
 
+/*
+ * bf16 arithmetic (doc/language.md, section 3).  The VPU has no bf16 ALU
+ * (nor has a TPU v4's), so, as Mosaic canonicalises bf16 on such chips,
+ * every bf16 vector operand is widened to f32 (unpacked), the op computes
+ * in f32, and a bf16 result is rounded back (packed) after each op:
+ * interpret mode's rounding points.  Reductions widen their operand and
+ * carry f32 partials, rounded once at the end (lower_reduce.c).
+ */
+DType
+ml_wide_dt(DType t)
+{
+	return t == DT_BF16 ? DT_F32 : t;
+}
+
+static TRef
+convert(L *l, TRef v, DType from, DType to)
+{
+	const TVal *tv = tile_val(l->f, v);
+	TVal w;
+
+	if (tv->kind != TV_VEC || tv->dtype != from)
+		return v;
+	w = ml_vec_type(l, to, &tv->shape, tv->lay.kind);
+	return tile_emit(l->f, TOP_CONVERT, &v, 1, &w, NULL);
+}
+
+/* A bf16 vector as f32; anything else as it is. */
+TRef
+ml_widen(L *l, TRef v)
+{
+	return convert(l, v, DT_BF16, DT_F32);
+}
+
+/* An f32 vector computed for a value of dtype t: rounded when t is
+   bf16. */
+TRef
+ml_narrow(L *l, TRef v, DType t)
+{
+	return t == DT_BF16 ? convert(l, v, DT_F32, DT_BF16) : v;
+}
+
+/* a op b for vectors of one dtype, bf16 through f32. */
+TRef
+ml_binop(L *l, TOpKind op, TRef a, TRef b)
+{
+	DType t = tile_val(l->f, a)->dtype;
+
+	return ml_narrow(l, tile_binop(l->f, op, ml_widen(l, a),
+	    ml_widen(l, b)), t);
+}
+
+/* op of a[0 .. n) (a[0] a vector) with result type t; a bf16 vector
+   moves as f32 (relayouts, rolls: exact).  *opi as tile_emit's. */
+TRef
+ml_emit_wide(L *l, TOpKind op, TRef *a, int n, const TVal *t, int *opi)
+{
+	TVal w = ml_vec_type(l, ml_wide_dt(t->dtype), &t->shape,
+	    t->lay.kind);
+
+	a[0] = ml_widen(l, a[0]);
+	return ml_narrow(l, tile_emit(l->f, op, a, n, &w, opi), t->dtype);
+}
+
 TRef
 ml_splat(L *l, TRef s, DType t, const Shape *sh)
 {
-	TVal ty = ml_vec_type(l, t, sh, TL_NATIVE);
+	TVal ty = ml_vec_type(l, ml_wide_dt(t), sh, TL_NATIVE);
 
-	return tile_emit(l->f, TOP_SPLAT, &s, 1, &ty, NULL);
+	return ml_narrow(l, tile_emit(l->f, TOP_SPLAT, &s, 1, &ty, NULL), t);
 }
 
 static TRef
@@ -53,15 +116,21 @@ ev_ew(L *l, const CExpr *e, const Ctx *c, const Shape *cs)
 		a[i] = ml_ev(l, e->arg[i], c);
 		if (tile_val(l->f, a[i])->kind == TV_SCALAR &&
 		    !(e->op == CX_SELECT && i == 0))
-			a[i] = ml_splat(l, a[i], e->arg[i]->dtype, cs);
+			a[i] = ml_splat(l, a[i], ml_wide_dt(e->arg[i]->dtype),
+			    cs);
+		a[i] = ml_widen(l, a[i]);
 	}
-	t = ml_vec_type(l, e->dtype, cs, ew_layout(l, a, e->n));
+	t = ml_vec_type(l, ml_wide_dt(e->dtype), cs, ew_layout(l, a, e->n));
 	if (ml_cmp_of(e->op, &cmp)) {
 		r = tile_emit(l->f, TOP_CMP, a, 2, &t, &opi);
 		l->f->op.v[opi].u.cmp = cmp;
 		return r;
 	}
-	return tile_emit(l->f, ml_ew_op(e->op), a, e->n, &t, NULL);
+	if (e->op == CX_CAST && tile_val(l->f, a[0])->dtype == t.dtype)
+		r = a[0];		/* bf16 <-> f32: the widen or narrow */
+	else
+		r = tile_emit(l->f, ml_ew_op(e->op), a, e->n, &t, NULL);
+	return ml_narrow(l, r, e->dtype);
 }
 
 static TRef
@@ -96,6 +165,8 @@ ev_broadcast(L *l, const CExpr *e, const Ctx *c, const Shape *cs)
 
 	if (av->kind == TV_SCALAR)
 		return ml_splat(l, a, e->dtype, cs);
+	a = ml_widen(l, a);		/* bf16 moves as f32 */
+	av = tile_val(l->f, a);
 	if (av->lay.kind == TL_LANE_REPL)
 		k = TL_LANE_REPL;
 	else if (av->shape.rank >= 2 && cs->rank >= 2 &&
@@ -103,8 +174,9 @@ ev_broadcast(L *l, const CExpr *e, const Ctx *c, const Shape *cs)
 	    cs->d[cs->rank - 2] > 1 &&
 	    av->shape.d[av->shape.rank - 1] == cs->d[cs->rank - 1])
 		k = TL_SUBLANE_REPL;
-	t = ml_vec_type(l, e->dtype, cs, k);
-	return tile_emit(l->f, TOP_BROADCAST, &a, 1, &t, NULL);
+	t = ml_vec_type(l, ml_wide_dt(e->dtype), cs, k);
+	return ml_narrow(l, tile_emit(l->f, TOP_BROADCAST, &a, 1, &t, NULL),
+	    e->dtype);
 }
 
 static TRef
@@ -116,7 +188,7 @@ ev_lane_reduce(L *l, const CExpr *e, const Ctx *c)
 
 	if (e->op == CX_MEAN)
 		r = ml_scale(l, r, e->arg[0]->shape.d[axis]);
-	return r;
+	return ml_narrow(l, r, e->dtype);
 }
 
 static TRef
@@ -129,7 +201,7 @@ ev_roll(L *l, const CExpr *e, const Ctx *c, const Shape *cs)
 
 	a[0] = ml_ev(l, e->arg[0], c);
 	a[1] = ml_ev_scalar(l, e->arg[1]);
-	r = tile_emit(l->f, TOP_ROLL, a, 2, &t, &opi);
+	r = ml_emit_wide(l, TOP_ROLL, a, 2, &t, &opi);
 	l->f->op.v[opi].u.axis = e->u.axis;
 	return r;
 }

@@ -199,14 +199,29 @@ store_one(Isel *I, const VAcc *a, const Pk *k, int64_t delta, int64_t n,
 		    v, k->shv), cst(I, 0xffff0000u), lm);
 }
 
+/* The register of packed tile (l, i, j) of a stored value: a replicated
+   layout has one per row (lane-replicated) or column of tiles. */
+static int
+stored(const VAcc *a, const int *v, int64_t l, int64_t i, int64_t j,
+    int64_t nr, int64_t nc)
+{
+	if (a->t->lay.kind == TL_LANE_REPL)
+		return v[l * nr + i];
+	if (a->t->lay.kind == TL_SUBLANE_REPL)
+		return v[l * nc + j];
+	return v[(l * nr + i) * nc + j];
+}
+
 void
 isel_bf16_access(Isel *I, VAcc *a, const int *v, Val *out)
 {
 	Pk k = { 0 };
 	int64_t nr, nc, l, i, j, n, delta;
 	int *r = NULL, idx = 0, lm;
+	TLayKind lk = a->t->lay.kind;
 
-	if (a->t->lay.kind != TL_NATIVE || a->colrow || a->rstep)
+	if ((lk != TL_NATIVE && (!a->store || (lk != TL_LANE_REPL &&
+	    lk != TL_SUBLANE_REPL))) || a->colrow || a->rstep)
 		return (void)unsupported(I, "a bf16 vector access of this "
 		    "layout or view");
 	if (address(I, a, &k))
@@ -231,7 +246,8 @@ isel_bf16_access(Isel *I, VAcc *a, const int *v, Val *out)
 				lm = a->C - j * a->L >= a->L || a->c0 + a->C >=
 				    a->BC ? 0 : isel_lane_mask(I, 0, a->C - j *
 				    a->L);
-				store_one(I, a, &k, delta, n, v[idx], lm);
+				store_one(I, a, &k, delta, n, stored(a, v, l, i,
+				    j, nr, nc), lm);
 			}
 	if (!a->store && !I->err) {
 		out->v = r;
