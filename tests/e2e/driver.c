@@ -1230,16 +1230,22 @@ t_bf16_views(void)
 		uint16_t *z = bf16(&c, "z", OUT, 16, COLS, 0);
 		uint16_t *v = bf16(&c, "v", OUT, 8, COLS, 0);
 		uint16_t *q = bf16(&c, "q", OUT, 48, COLS, 0);
-		CALL(&c, bf16_views, (dev, x, h, z, v, q),
-		    (dev, &T[0], &T[1], &T[2], &T[3], &T[4]));
-		EACH2(r, k, 16, COLS)
-			expect(&c, "z", r * COLS + k, bf(z[r * COLS + k]),
-			    r16(bf(x[(r + 8) * COLS + k]) +
-			    bf(x[(r + 32) * COLS + k])), 0, 0);
+		uint16_t *rr = bf16(&c, "r", OUT, 2, 48, 0);
+		CALL(&c, bf16_views, (dev, x, h, z, v, q, rr),
+		    (dev, &T[0], &T[1], &T[2], &T[3], &T[4], &T[5]));
+		EACH2(r, k, 16, COLS) {
+			float want = r16(bf(x[(r + 8) * COLS + k]) +
+			    bf(x[(r + 32) * COLS + k]));
+			if (k < LN)
+				want = r16(want - bf(x[r * COLS + k + LN / 2]));
+			expect(&c, "z", r * COLS + k, bf(z[r * COLS + k]), want,
+			    0, 0);
+		}
 		EACH2(r, k, 8, COLS) {
 			i = r * COLS + k;
-			expect(&c, "v", i, bf(v[i]), r16(r16(bf(h[i]) *
-			    bf(x[(r + 24) * COLS + k])) - bf(x[i])), 0, 0);
+			expect(&c, "v", i, bf(v[i]), r16(r16(r16(bf(h[i]) *
+			    bf(x[(r + 24) * COLS + k])) - bf(x[i])) +
+			    bf(x[3 * COLS + k])), 0, 0);
 		}
 		EACH2(r, k, 48, COLS) {
 			float want = bf(x[r * COLS + k]);
@@ -1248,7 +1254,19 @@ t_bf16_views(void)
 				want = r16(bf(h[(r - 8) * COLS + k]) + 1.0f);
 			else if (r >= 16 && r < 32 && k < LN / 2)
 				want = r16(bf(x[(r - 16) * COLS + k]) * 2.0f);
+			else if (r >= 37 && r < 40 && k >= LN / 2 + 1 &&
+			    k < LN / 2 + LN + 4)
+				want = bf(x[(r - 19) * COLS + k - LN / 2 + 4]);
 			expect(&c, "q", i, bf(q[i]), want, 0, 0);
+		}
+		for (r = 0; r < 48; r++) {
+			float sum = 0, hi = -INFINITY;
+			for (k = 0; k < COLS; k++) {
+				sum += bf(x[r * COLS + k]);
+				hi = fmaxf(hi, bf(x[r * COLS + k]));
+			}
+			expect(&c, "r", r, bf(rr[r]), hi, 0, 0);
+			expect(&c, "r", 48 + r, bf(rr[48 + r]), r16(sum), 0, 0);
 		}
 	}
 	finish(&c);
