@@ -329,6 +329,8 @@ resolve_ops(Asm *a)
 			op = &a->op.v[a->bundle.v[b].first + i];
 			if (!op->ref)
 				continue;
+			if (op->refkind == REF_STR)
+				continue;	/* build() interns it */
 			if (op->refkind == REF_LABEL) {
 				v = bundle_label(a, op->ref, op->imm);
 				op->in.imm = (int32_t)(v - (int64_t)b);
@@ -371,29 +373,36 @@ resolve_refs(Asm *a)
 	}
 }
 
-/* Distinct pool immediates per bundle, once labels are known. */
+/* Distinct pool immediates per bundle, once labels are known (a trap's
+   string counts as a word of its own: its offset comes later). */
 static void
 check_pools(Asm *a)
 {
 	const AsmBundle *b;
+	const AsmOp *op;
 	int32_t seen[64];
 	uint32_t k, i, j;
-	int n;
+	int n, str;
 
 	for (k = 0; k < a->bundle.n; k++) {
 		b = &a->bundle.v[k];
-		n = 0;
+		n = str = 0;
 		for (i = b->first; i < b->first + b->n; i++) {
-			if (!mach_op_uses_pool(a->op.v[i].in.op))
+			op = &a->op.v[i];
+			if (!mach_op_uses_pool(op->in.op))
 				continue;
-			for (j = 0; j < (uint32_t)n; j++)
-				if (seen[j] == a->op.v[i].in.imm)
-					break;
-			if (j < (uint32_t)n || n == 64)
-				continue;
-			seen[n++] = a->op.v[i].in.imm;
-			if (n == a->mp->nimm + 1)
-				asm_error(a, a->op.v[i].imm, "too many "
+			if (op->refkind == REF_STR && op->ref)
+				str++;
+			else {
+				for (j = 0; j < (uint32_t)n; j++)
+					if (seen[j] == op->in.imm)
+						break;
+				if (j < (uint32_t)n || n == 64)
+					continue;
+				seen[n++] = op->in.imm;
+			}
+			if (n + str == a->mp->nimm + 1)
+				asm_error(a, op->imm, "too many "
 				    "immediates in one bundle: preset '%s' has "
 				    "a pool of %d", a->mp->name, a->mp->nimm);
 		}
@@ -518,6 +527,7 @@ build(Asm *a)
 	MachProgram *p = mach_program_new(a->mp->name);
 	char msg[256];
 	uint32_t i, k;
+	int64_t v;
 	MachIns ins[64];
 	const AsmBundle *b;
 
@@ -527,8 +537,15 @@ build(Asm *a)
 	}
 	for (i = 0; i < a->bundle.n; i++) {
 		b = &a->bundle.v[i];
-		for (k = 0; k < b->n && k < 64; k++)
-			ins[k] = a->op.v[b->first + k].in;
+		for (k = 0; k < b->n && k < 64; k++) {
+			const AsmOp *op = &a->op.v[b->first + k];
+			ins[k] = op->in;
+			if (op->refkind == REF_STR && op->ref &&
+			    (v = intern(p, op->ref)) < 0)
+				goto nomem;
+			if (op->refkind == REF_STR && op->ref)
+				ins[k].imm = (int32_t)v;
+		}
 		if (mach_program_add_bundle(p, ins, (int)k))
 			goto nomem;
 	}

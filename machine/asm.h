@@ -72,7 +72,8 @@ typedef enum RefKind {
 	REF_REGION,	/* op immediate: a .region name */
 	REF_DATA,	/* operand data_off: a data label */
 	REF_ENTRYPC,	/* entry pc: a bundle label */
-	REF_DEBUG	/* debug record region: a .region name */
+	REF_DEBUG,	/* debug record region: a .region name */
+	REF_STR		/* op immediate: a program string (a trap's) */
 } RefKind;
 
 typedef struct Ref {
@@ -96,8 +97,10 @@ typedef struct AsmOp {
 	MachIns in;
 	Loc loc;		/* the mnemonic */
 	Loc imm;		/* the pool immediate (or the mnemonic) */
-	char *ref;		/* label or region name for the immediate */
-	uint8_t refkind;	/* REF_LABEL or REF_REGION when ref is set */
+	char *ref;		/* label, region name or string for the
+				   immediate */
+	uint8_t refkind;	/* REF_LABEL, REF_REGION or REF_STR when ref
+				   is set */
 } AsmOp;
 
 typedef struct AsmBundle {

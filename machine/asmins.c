@@ -152,7 +152,7 @@ bad:
 	return -1;
 }
 
-/* Name reference (label or region) stored on the op. */
+/* Name reference (label, region or string) stored on the op. */
 static int
 ref_name(OpCtx *c, int kind)
 {
@@ -239,6 +239,13 @@ positional(OpCtx *c, int *i)
 		if ((c->oi->fmt == FMT_I) && (lx->t.kind == T_IDENT ||
 		    lx->t.kind == T_STR))
 			return ref_name(c, REF_REGION);
+		if (c->oi->fmt == FMT_TRAP) {
+			if (lx->t.kind == T_STR)
+				return ref_name(c, REF_STR);
+			asm_error(c->a, lx->t.loc, "the message of 'trap' must "
+			    "be a string, not '%.*s'", (int)lx->t.len, lx->t.p);
+			return -1;
+		}
 		c->op->imm = lx->t.loc;
 		if (asm_imm32(c->a, lx, &imm))
 			return -1;

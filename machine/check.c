@@ -190,6 +190,7 @@ str_ok(const MachProgram *p, uint32_t off)
 	return off < p->nstr && (off == 0 || p->str[off - 1] == 0);
 }
 
+/* Branch targets in the program; trap messages name strings. */
 static int
 check_labels(const MachProgram *p, uint32_t bi, char *err, size_t errlen)
 {
@@ -200,6 +201,11 @@ check_labels(const MachProgram *p, uint32_t bi, char *err, size_t errlen)
 	int k;
 
 	for (i = b->first; i < b->first + b->nins; i++) {
+		if (p->ins[i].op == OP_TRAP && (p->ins[i].imm < 0 ||
+		    !str_ok(p, (uint32_t)p->ins[i].imm)))
+			return mach_errf(MACH_EINVAL, err, errlen,
+			    "bundle %u: trap message %d is not a string", bi,
+			    (int)p->ins[i].imm);
 		fi = &mach_fmtinfo[mach_opinfo[p->ins[i].op].fmt];
 		for (k = 0; k < fi->nopnd; k++) {
 			if (fi->opnd[k].kind != K_LABEL)

@@ -215,6 +215,9 @@ imm(Out *o, const MachProgram *p, const MachIns *in)
 			return;
 		}
 		break;
+	case OP_TRAP:	/* the message, a program string */
+		quoted(o, mach_program_strat(p, (uint32_t)in->imm));
+		return;
 	case OP_VBCASTI:
 		imm_bits(o, in->imm);
 		return;

@@ -201,6 +201,17 @@ const MachPreset *mach_preset_at(int i);
 /* Slots per bundle (sum over classes). */
 int mach_preset_nslot(const MachPreset *mp);
 
+/*
+ * The runtime's HBM layout: buffers from MACH_HBM_BASE up, each aligned
+ * to MACH_HBM_ALIGN and followed by a gap of at least MACH_HBM_ALIGN (so
+ * that an overrun traps).  mach_hbm_span() is the address space one
+ * buffer of 'bytes' takes; the compiler's checks add these up so that
+ * they accept only operands the runtime can place.
+ */
+#define MACH_HBM_BASE 0x10000u
+#define MACH_HBM_ALIGN 4096u
+uint64_t mach_hbm_span(uint64_t bytes);
+
 /* ------------------------------------------------ program.c, check.c */
 
 typedef enum MachErr {
@@ -439,14 +450,15 @@ int mach_disasm(const MachProgram *p, char **text, size_t *len);
  * from src + i3*ss[3] + i2*ss[2] + i1*ss[1] + i0*esize to the same offsets
  * with ds[] at dst; dim 0 is contiguous.  Unused dims have count 1.
  *
- * Packed mode (MACH_DMA_PACKED in the control word; esize 2, a VMEM
- * side): every VMEM side is packed bf16 tiles of 2S rows by L columns
- * held in S x L words, row i of a tile in the low half of word row i,
- * row S + i in the high half.  There i1 is a row and i0 a column: the
- * element lives in the word at v + i3*vs[3] + i2*vs[2] + (i1 / 2S)*vs[1]
- * + (i0 / L)*S*L*4 + (i1 % S)*L*4 + (i0 % L)*4, high half when
- * i1 % 2S >= S; vs[1] is the stride between row tiles.  An HBM side is
- * as above (row-major rows of i0).
+ * Packed mode (MACH_DMA_PACKED in the control word; esize 2 or 1, a
+ * VMEM side): every VMEM side is packed tiles of P = 4 / esize elements
+ * a word (bf16: P = 2, i8: P = 4), P*S rows by L columns held in S x L
+ * words, row g*S + i of a tile in part g of word row i (the low half or
+ * byte first).  There i1 is a row and i0 a column: the element lives in
+ * the word at v + i3*vs[3] + i2*vs[2] + (i1 / (P*S))*vs[1] +
+ * (i0 / L)*S*L*4 + (i1 % S)*L*4 + (i0 % L)*4, part (i1 / S) % P;
+ * vs[1] is the stride between row tiles.  An HBM side is as above
+ * (row-major rows of i0).
  */
 enum {
 	MACH_DMA_SRC_LO, MACH_DMA_SRC_HI,	/* source byte address */
@@ -460,7 +472,7 @@ enum {
 };
 
 /* Flags of the control word (the other bits from 16 up must be 0). */
-#define MACH_DMA_PACKED (1u << 16)	/* VMEM sides are packed bf16 tiles */
+#define MACH_DMA_PACKED (1u << 16)	/* VMEM sides: packed bf16 / i8 tiles */
 
 typedef enum MachDmaDir {
 	MACH_DMA_NONE,		/* invalid: a zeroed descriptor traps */

@@ -55,6 +55,7 @@ static const char *const errtext[PALLAS_NERR] = {
 	[PALLAS_EMISMATCH] = "arguments do not match the entry point",
 	[PALLAS_ETRAP] = "the program trapped",
 	[PALLAS_EIO] = "input/output error",
+	[PALLAS_ECHECK] = "a run-time check of the kernel failed",
 };
 
 static const char *const dtname[PALLAS_NDTYPE] = {
@@ -319,6 +320,23 @@ put_addr(MachSim *m, uint32_t smem_addr, uint64_t addr)
 	memcpy(m->smem + smem_addr, w, 8);
 }
 
+/* A buffer of 'bytes' found no room in HBM, or no host memory. */
+static int
+hbm_fail(PallasDevice *dev, int rc, const char *what, const char *name,
+    uint64_t bytes)
+{
+	const char *q = *name ? "'" : "";
+
+	if (rc == MACH_ENOMEM)
+		return fail(dev, PALLAS_ENOMEM, "%s%s%s: out of host memory "
+		    "for its %llu bytes of HBM", what, name, q,
+		    (unsigned long long)bytes);
+	return fail(dev, PALLAS_EINVAL, "%s%s%s: cannot place %llu bytes in "
+	    "HBM (preset '%s' has %llu)", what, name, q,
+	    (unsigned long long)bytes, dev->mp->name,
+	    (unsigned long long)dev->mp->hbm_bytes);
+}
+
 /* Places operand o in HBM or SMEM and copies host data in. */
 static int
 place(PallasDevice *dev, const MachProgram *p, const MachOperand *o,
@@ -327,6 +345,7 @@ place(PallasDevice *dev, const MachProgram *p, const MachOperand *o,
 	const char *name = mach_program_strat(p, o->name);
 	MachSim *m = dev->sim;
 	uint64_t addr;
+	int rc;
 
 	*where = NULL;
 	if (!host && o->bytes && o->role != MACH_ROLE_CONST)
@@ -336,10 +355,8 @@ place(PallasDevice *dev, const MachProgram *p, const MachOperand *o,
 		memcpy(m->smem + o->smem_addr, host, (size_t)o->bytes);
 		return PALLAS_OK;
 	}
-	addr = mach_sim_hbm_alloc(m, o->bytes, o->hbm_addr);
-	if (addr == MACH_NOADDR)
-		return fail(dev, PALLAS_EINVAL, "operand '%s': cannot place "
-		    "%llu bytes in HBM", name, (unsigned long long)o->bytes);
+	if ((rc = mach_sim_hbm_place(m, o->bytes, o->hbm_addr, &addr)))
+		return hbm_fail(dev, rc, "operand '", name, o->bytes);
 	*where = mach_sim_hbm(m, addr, o->bytes);
 	if (o->role == MACH_ROLE_IN || o->role == MACH_ROLE_INOUT)
 		memcpy(*where, host, (size_t)o->bytes);
@@ -412,13 +429,12 @@ run(PallasDevice *dev, const PallasProgram *prog, const MachEntry *e,
 		    &where[i])))
 			return rc;
 	if (e->scratch_bytes) {
-		uint64_t a = mach_sim_hbm_alloc(m, e->scratch_bytes,
-		    MACH_NOADDR);
+		uint64_t a;
 
-		if (a == MACH_NOADDR)
-			return fail(dev, PALLAS_EINVAL, "cannot place %llu "
-			    "bytes of scratch in HBM",
-			    (unsigned long long)e->scratch_bytes);
+		if ((rc = mach_sim_hbm_place(m, e->scratch_bytes, MACH_NOADDR,
+		    &a)))
+			return hbm_fail(dev, rc, "the HBM scratch", "",
+			    e->scratch_bytes);
 		put_addr(m, e->scratch_smem, a);
 	}
 	if (m->trace)
@@ -432,7 +448,8 @@ run(PallasDevice *dev, const PallasProgram *prog, const MachEntry *e,
 	keep_stats(dev, p);
 	if (rc) {
 		dev->trap = m->trap;
-		return fail(dev, PALLAS_ETRAP, "%s", m->trap.message);
+		return fail(dev, m->trap.kind == PALLAS_TRAP_CHECK ?
+		    PALLAS_ECHECK : PALLAS_ETRAP, "%s", m->trap.message);
 	}
 	for (i = 0; i < e->nopnd; i++) {
 		const MachOperand *o = &p->opnd[e->first_opnd + i];
@@ -667,6 +684,18 @@ pallas_device_set_poison(PallasDevice *dev, PallasPoison mode)
 {
 	if (dev)
 		dev->poison = mode;
+}
+
+int
+pallas_device_set_allocator(PallasDevice *dev, const PallasAllocator *a)
+{
+	if (!dev)
+		return PALLAS_EINVAL;
+	if (a && (!a->alloc || !a->release))
+		return fail(dev, PALLAS_EINVAL, "set_allocator: alloc and "
+		    "release go together");
+	mach_sim_set_allocator(dev->sim, a);
+	return PALLAS_OK;
 }
 
 void

@@ -843,6 +843,13 @@ mach_sim_run(MachSim *m, const MachCode *code, uint32_t pc)
 			/* trace.end: imm */
 			/* end region imm */
 			vmcase(OP_TEND) TRAP(region_end(m, pc, in)); vmbreak;
+			/* trap: s[a], imm */
+			/* stop: message str[imm], %N = smem[s[a] + 4N] */
+			vmcase(OP_TRAP) {
+				RDS(in->a);
+				mach_trap_check(m, pc, in);
+				goto trapped;
+			}
 			/* (internal) copy: temp d, register a */
 			/* t[d] = r[a], read at the bundle's start */
 			vmcase(SIM_COPY_S) {

@@ -115,7 +115,8 @@ typedef struct SimXlu {
    one run per row tile: the words its column tiles touch). */
 typedef struct SimSide {
 	int space;		/* SIM_HBM, SIM_VMEM, SIM_SMEM */
-	int packed;		/* packed bf16 tiles (MACH_DMA_PACKED) */
+	int packed;		/* elements a word of packed tiles
+				   (MACH_DMA_PACKED): 2 bf16, 4 i8; 0 */
 	uint64_t base;
 	int64_t st[4];		/* st[1..3] byte strides */
 	uint64_t row, n[4];	/* footprint runs (n[0] unused) */
@@ -179,6 +180,7 @@ typedef struct MachSim {
 	SimHbm *hbm;
 	int nhbm, hbmcap;
 	uint64_t hbm_next;	/* next free HBM address */
+	PallasAllocator alloc;	/* HBM buffers' host memory; 0: malloc */
 
 	SimFifo eup;
 	SimXlu *xlu;
@@ -225,6 +227,14 @@ void mach_sim_reset(MachSim *m, PallasPoison poison);
  * the poison pattern or zeros.  The address, or MACH_NOADDR on failure
  * (no room, overlap or out of memory). */
 uint64_t mach_sim_hbm_alloc(MachSim *m, uint64_t bytes, uint64_t fixed);
+/* The same with the reason of a failure: MACH_OK (*addr set), MACH_EINVAL
+ * (no room in the preset's HBM, or an overlap) or MACH_ENOMEM (no host
+ * memory for it). */
+int mach_sim_hbm_place(MachSim *m, uint64_t bytes, uint64_t fixed,
+    uint64_t *addr);
+/* Releases the HBM buffers, then takes their host memory from a (NULL,
+ * or a without both functions: malloc and free). */
+void mach_sim_set_allocator(MachSim *m, const PallasAllocator *a);
 /* Host address of HBM [addr, addr+len) inside one buffer, or NULL. */
 uint8_t *mach_sim_hbm(MachSim *m, uint64_t addr, uint64_t len);
 /* The fill word of the poison mode. */
@@ -246,6 +256,12 @@ int mach_trap(MachSim *m, int kind, uint32_t b, const SimIns *in,
     __attribute__((format(printf, 7, 8)))
 #endif
     ;
+/*
+ * The trap op: a failed run-time check.  Its message is the program's
+ * string at in->imm with each %N (N < 64) replaced by the signed word
+ * at smem[s[a] + 4N] ("?" outside SMEM) and %% by %.  Returns -1.
+ */
+int mach_trap_check(MachSim *m, uint32_t b, const SimIns *in);
 const char *mach_trap_kind_name(int kind);
 const char *mach_space_name(int space);
 

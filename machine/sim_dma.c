@@ -17,10 +17,10 @@
  *
  * Rules (traps): direction 1..5, 1..4 dims, element size 1, 2, 4 or 8,
  * unused dims count 1, the reserved word 0, control bits from 16 up 0
- * but MACH_DMA_PACKED, which needs element size 2 and a VMEM side (bad
- * DMA descriptor); addresses and strides multiples of the element size,
- * of 4 on a packed side (misaligned); every byte inside VMEM, SMEM or one
- * HBM buffer (out of bounds); no overlap with an in-flight DMA's
+ * but MACH_DMA_PACKED, which needs element size 2 (bf16 tiles) or 1 (i8
+ * tiles) and a VMEM side (bad DMA descriptor); addresses and strides
+ * multiples of the element size, of 4 on a packed side (misaligned);
+ * every byte inside VMEM, SMEM or one HBM buffer (out of bounds); no overlap with an in-flight DMA's
  * destination, nor a write into its source (DMA race).
  */
 #include <stdlib.h>
@@ -146,6 +146,7 @@ static void
 footprint(const MachSim *m, const SimDma *x, SimSide *s)
 {
 	uint64_t S = (uint64_t)m->S, L = (uint64_t)m->L, rows;
+	uint64_t T = (uint64_t)s->packed * S;
 
 	s->n[0] = 1;
 	s->n[2] = x->n[2];
@@ -155,7 +156,7 @@ footprint(const MachSim *m, const SimDma *x, SimSide *s)
 		s->n[1] = x->n[1];
 		return;
 	}
-	s->n[1] = (x->n[1] + 2 * S - 1) / (2 * S);
+	s->n[1] = (x->n[1] + T - 1) / T;
 	rows = x->n[1] < S ? x->n[1] : S;
 	s->row = x->n[0] && x->n[1] ? (x->n[0] - 1) / L * S * L * 4 +
 	    (rows - 1) * L * 4 + ((x->n[0] - 1) % L + 1) * 4 : 0;
@@ -179,9 +180,9 @@ parse(MachSim *m, uint32_t b, const SimIns *in, uint64_t addr, SimDma *x,
 		return bad(m, b, in, addr, "bad dimension count or control bits");
 	if (*esize != 1 && *esize != 2 && *esize != 4 && *esize != 8)
 		return bad(m, b, in, addr, "element size is not 1, 2, 4 or 8");
-	if (packed && *esize != 2)
+	if (packed && *esize != 2 && *esize != 1)
 		return bad(m, b, in, addr, "packed mode with an element size "
-		    "other than 2");
+		    "other than 1 or 2");
 	if (packed && x->dir != MACH_DMA_HBM_VMEM && x->dir !=
 	    MACH_DMA_VMEM_HBM && x->dir != MACH_DMA_VMEM_VMEM)
 		return bad(m, b, in, addr, "packed mode without a VMEM side");
@@ -198,8 +199,10 @@ parse(MachSim *m, uint32_t b, const SimIns *in, uint64_t addr, SimDma *x,
 	x->row = x->n[0] * *esize;
 	x->src.space = srcspace[x->dir];
 	x->dst.space = dstspace[x->dir];
-	x->src.packed = packed && x->src.space == SIM_VMEM;
-	x->dst.packed = packed && x->dst.space == SIM_VMEM;
+	x->src.packed = packed && x->src.space == SIM_VMEM ? 4 / (int)*esize :
+	    0;
+	x->dst.packed = packed && x->dst.space == SIM_VMEM ? 4 / (int)*esize :
+	    0;
 	x->src.base = word(m, addr, MACH_DMA_SRC_LO) |
 	    (uint64_t)word(m, addr, MACH_DMA_SRC_HI) << 32;
 	x->dst.base = word(m, addr, MACH_DMA_DST_LO) |
@@ -368,29 +371,36 @@ mach_dma_start(MachSim *m, uint32_t b, const SimIns *in)
 	return 0;
 }
 
-/* Byte offset of element (i3, i2, i1, 0) on side s. */
+/* Byte offset of element (i3, i2, i1, 0) on side s; le: the host is
+   little-endian (part g of a packed word at byte g * esize). */
 static int64_t
 row_at(const MachSim *m, const SimSide *s, uint64_t i3, uint64_t i2,
-    uint64_t i1, int lo)
+    uint64_t i1, int le)
 {
 	uint64_t S = (uint64_t)m->S, L = (uint64_t)m->L;
+	uint64_t P = (uint64_t)s->packed, g, es;
 	int64_t o = (int64_t)i3 * s->st[3] + (int64_t)i2 * s->st[2];
 
 	if (!s->packed)
 		return o + (int64_t)i1 * s->st[1];
-	return o + (int64_t)(i1 / (2 * S)) * s->st[1] +
-	    (int64_t)(i1 % S * L * 4) + (i1 % (2 * S) >= S ? 2 - lo : lo);
+	g = i1 / S % P;
+	es = 4 / P;
+	return o + (int64_t)(i1 / (P * S)) * s->st[1] +
+	    (int64_t)(i1 % S * L * 4) + (int64_t)((le ? g : P - 1 - g) * es);
 }
 
-/* A packed copy: per row, per column tile, 2-byte elements. */
+/* A packed copy: per row, per column tile, elements of 4 / packing
+   bytes. */
 static void
 land_packed(const MachSim *m, const SimDma *x)
 {
 	static const uint16_t one = 1;
 	uint64_t i1, i2, i3, c, j, k, L = (uint64_t)m->L;
 	uint64_t tb = (uint64_t)m->V * 4;
-	int lo = *(const uint8_t *)&one ? 0 : 2;	/* low half's offset */
-	size_t ss = x->src.packed ? 4 : 2, ds = x->dst.packed ? 4 : 2;
+	int le = *(const uint8_t *)&one;
+	size_t es = (size_t)(4 / (x->src.packed ? x->src.packed :
+	    x->dst.packed));
+	size_t ss = x->src.packed ? 4 : es, ds = x->dst.packed ? 4 : es;
 	const uint8_t *sp;
 	uint8_t *dp;
 
@@ -399,15 +409,15 @@ land_packed(const MachSim *m, const SimDma *x)
 			for (i1 = 0; i1 < x->n[1]; i1++)
 				for (c = 0; c < x->n[0]; c += L) {
 					sp = x->src.host + row_at(m, &x->src,
-					    i3, i2, i1, lo) + (x->src.packed ?
-					    c / L * tb : c * 2);
+					    i3, i2, i1, le) + (x->src.packed ?
+					    c / L * tb : c * es);
 					dp = x->dst.host + row_at(m, &x->dst,
-					    i3, i2, i1, lo) + (x->dst.packed ?
-					    c / L * tb : c * 2);
+					    i3, i2, i1, le) + (x->dst.packed ?
+					    c / L * tb : c * es);
 					k = x->n[0] - c < L ? x->n[0] - c : L;
 					for (j = 0; j < k; j++)
 						memcpy(dp + j * ds, sp + j * ss,
-						    2);
+						    es);
 				}
 }
 

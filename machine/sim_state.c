@@ -9,9 +9,6 @@
 
 #include "machine/sim.h"
 
-#define HBM_BASE 0x10000u	/* first HBM address handed out */
-#define HBM_ALIGN 4096u		/* buffers are this aligned, with a gap */
-
 static void *
 zalloc(size_t n, size_t size, int *bad)
 {
@@ -92,7 +89,7 @@ mach_sim_new(const MachPreset *mp)
 	m->kernel = mach_mxu_kernel();
 	m->p[0] = 1;
 	m->dma_next = SIM_NEVER;
-	m->hbm_next = HBM_BASE;
+	m->hbm_next = MACH_HBM_BASE;
 	return m;
 }
 
@@ -102,9 +99,21 @@ free_hbm(MachSim *m)
 	int i;
 
 	for (i = 0; i < m->nhbm; i++)
-		free(m->hbm[i].host);
+		if (m->alloc.release)
+			m->alloc.release(m->alloc.ud, m->hbm[i].host);
+		else
+			free(m->hbm[i].host);
 	m->nhbm = 0;
-	m->hbm_next = HBM_BASE;
+	m->hbm_next = MACH_HBM_BASE;
+}
+
+void
+mach_sim_set_allocator(MachSim *m, const PallasAllocator *a)
+{
+	free_hbm(m);
+	memset(&m->alloc, 0, sizeof m->alloc);
+	if (a && a->alloc && a->release)
+		m->alloc = *a;
 }
 
 void
@@ -241,38 +250,60 @@ mach_sim_reset(MachSim *m, PallasPoison poison)
 	memset(&m->trap, 0, sizeof m->trap);
 }
 
-uint64_t
-mach_sim_hbm_alloc(MachSim *m, uint64_t bytes, uint64_t fixed)
+/* Host memory for an HBM buffer: the device's allocator, or malloc. */
+static void *
+host_alloc(MachSim *m, uint64_t size)
+{
+	if (size > SIZE_MAX)
+		return NULL;
+	if (m->alloc.alloc)
+		return m->alloc.alloc(m->alloc.ud, (size_t)size);
+	return malloc((size_t)size);
+}
+
+int
+mach_sim_hbm_place(MachSim *m, uint64_t bytes, uint64_t fixed,
+    uint64_t *out)
 {
 	uint64_t addr, size = bytes ? bytes : 1;
 	SimHbm *nh;
 	int i;
 
+	*out = MACH_NOADDR;
 	addr = fixed != MACH_NOADDR ? fixed : m->hbm_next;
 	if (size > m->mp->hbm_bytes || addr > m->mp->hbm_bytes - size)
-		return MACH_NOADDR;
+		return MACH_EINVAL;
 	for (i = 0; i < m->nhbm; i++)
 		if (addr < m->hbm[i].addr + m->hbm[i].size &&
 		    m->hbm[i].addr < addr + size)
-			return MACH_NOADDR;
+			return MACH_EINVAL;
 	if (m->nhbm == m->hbmcap) {
 		int nc = m->hbmcap ? 2 * m->hbmcap : 8;
 
 		if (!(nh = realloc(m->hbm, (size_t)nc * sizeof *nh)))
-			return MACH_NOADDR;
+			return MACH_ENOMEM;
 		m->hbm = nh;
 		m->hbmcap = nc;
 	}
 	nh = &m->hbm[m->nhbm];
-	if (!(nh->host = malloc((size_t)size)))
-		return MACH_NOADDR;
+	if (!(nh->host = host_alloc(m, size)))
+		return MACH_ENOMEM;
 	fill(nh->host, size, mach_sim_poison_word(m->poison));
 	nh->addr = addr;
 	nh->size = size;
 	m->nhbm++;
 	if (addr + size >= m->hbm_next)
-		m->hbm_next = (addr + size + 2 * HBM_ALIGN - 1) &
-		    ~(uint64_t)(HBM_ALIGN - 1);
+		m->hbm_next = addr + mach_hbm_span(size);
+	*out = addr;
+	return MACH_OK;
+}
+
+uint64_t
+mach_sim_hbm_alloc(MachSim *m, uint64_t bytes, uint64_t fixed)
+{
+	uint64_t addr;
+
+	mach_sim_hbm_place(m, bytes, fixed, &addr);
 	return addr;
 }
 

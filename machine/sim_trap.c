@@ -5,6 +5,10 @@
  *
  *   k.pk:12:5: trap: use before ready: v3 is ready at cycle 14;
  *       bundle 7 slot 2 (vadd.f32), cycle 13, region 'softmax'
+ *
+ * and the message of the trap op (a failed run-time check of the
+ * program: its text is a program string with the checked values read
+ * from SMEM).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -26,6 +30,7 @@ static const char *const kindname[PALLAS_NTRAP] = {
 	[PALLAS_TRAP_BAD_PC] = "bad program counter",
 	[PALLAS_TRAP_DEADLOCK] = "deadlock",
 	[PALLAS_TRAP_RUNAWAY] = "runaway",
+	[PALLAS_TRAP_CHECK] = "check failed",
 };
 
 const char *
@@ -142,4 +147,50 @@ mach_trap(MachSim *m, int kind, uint32_t b, const SimIns *in, int space,
 	locate(m, t);
 	format(t);
 	return -1;
+}
+
+/* Word n of the trap record at SMEM byte address base, as text. */
+static void
+record_word(const MachSim *m, uint32_t base, unsigned n, char *out,
+    size_t len)
+{
+	uint64_t a = (uint64_t)base + 4u * n;
+	int32_t w;
+
+	if (base % 4 || a + 4 > m->mp->smem_bytes) {
+		snprintf(out, len, "?");
+		return;
+	}
+	memcpy(&w, m->smem + a, 4);
+	snprintf(out, len, "%d", (int)w);
+}
+
+int
+mach_trap_check(MachSim *m, uint32_t b, const SimIns *in)
+{
+	const MachProgram *p = m->code ? m->code->prog : NULL;
+	const char *s = p ? mach_program_strat(p, (uint32_t)in->imm) : "";
+	char text[sizeof m->trap.reason], word[16];
+	size_t n = 0, k;
+	unsigned w;
+
+	while (*s && n + 1 < sizeof text) {
+		if (s[0] == '%' && s[1] == '%') {
+			text[n++] = '%';
+			s += 2;
+			continue;
+		}
+		if (s[0] != '%' || s[1] < '0' || s[1] > '9') {
+			text[n++] = *s++;
+			continue;
+		}
+		for (w = 0, s++; *s >= '0' && *s <= '9' && w < 64; s++)
+			w = w * 10 + (unsigned)(*s - '0');
+		record_word(m, m->s[in->a], w, word, sizeof word);
+		for (k = 0; word[k] && n + 1 < sizeof text; k++)
+			text[n++] = word[k];
+	}
+	text[n] = 0;
+	return mach_trap(m, PALLAS_TRAP_CHECK, b, in, 0, SIM_NEVER, "%s",
+	    text[0] ? text : "(no message)");
 }

@@ -1,7 +1,8 @@
 /*
  * targ.c - the machine presets (MACHINE.md, "Presets"), as const data,
- * and their lookup by name.  Every number a pass or the simulator needs
- * about the target comes from here; nothing else hard-codes one.
+ * and their lookup by name, and the span of an HBM buffer in the
+ * runtime's layout.  Every number a pass or the simulator needs about
+ * the target comes from here; nothing else hard-codes one.
  */
 #include <string.h>
 
@@ -115,6 +116,17 @@ const MachPreset *
 mach_preset_at(int i)
 {
 	return i >= 0 && i < NPRESET ? &presets[i] : NULL;
+}
+
+uint64_t
+mach_hbm_span(uint64_t bytes)
+{
+	uint64_t size = bytes ? bytes : 1;
+
+	if (size > UINT64_MAX - 2 * MACH_HBM_ALIGN)
+		return UINT64_MAX;
+	return (size + 2 * MACH_HBM_ALIGN - 1) &
+	    ~(uint64_t)(MACH_HBM_ALIGN - 1);
 }
 
 int

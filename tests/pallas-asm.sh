@@ -42,6 +42,33 @@ printf '.preset small\n.entry main\nsld s1, [s0 + 4096]\nhalt\n' > "$tmp/trap.s"
 "$bin" run "$tmp/trap.s" 2> "$tmp/err"
 check "a trap exits 1" test $? = 1
 check "a trap is reported" grep -q 'trap' "$tmp/err"
+# The trap op: a failed check, its message filled from SMEM words; the
+# disassembly reads back to the same image; an unguarded-off trap passes.
+cat > "$tmp/check.s" <<'EOF2'
+.preset small
+.entry main
+smovi s1, 64
+smovi s2, 7
+sst s2, [s1 + 4]
+scmpi.gt p1, s2, 3 ; scmpi.gt p2, s2, 9
+(p2) trap s1, "never"
+(p1) trap s1, "value %1 of 'x' is outside [0, 4) (100%%)"
+halt
+EOF2
+"$bin" as "$tmp/check.s" -o "$tmp/c.pkimg"
+check "trap: as" test $? = 0
+"$bin" dis "$tmp/c.pkimg" > "$tmp/c.s" && "$bin" as "$tmp/c.s" -o "$tmp/d.pkimg"
+check "trap: dis output assembles to the same image" \
+	cmp -s "$tmp/c.pkimg" "$tmp/d.pkimg"
+"$bin" run "$tmp/c.pkimg" 2> "$tmp/err"
+check "trap: a failed check exits 1" test $? = 1
+check "trap: the message holds the value" grep -q \
+	"check failed: value 7 of 'x' is outside \[0, 4) (100%); bundle 5" \
+	"$tmp/err"
+printf '.preset small\n.entry main\ntrap s0, 5\nhalt\n' > "$tmp/bad.s"
+"$bin" as "$tmp/bad.s" -o "$tmp/bad.pkimg" 2> "$tmp/err"
+check "trap: the message must be a string" grep -q 'must be a string' \
+	"$tmp/err"
 "$bin" frob > /dev/null 2>&1
 check "usage errors exit 2" test $? = 2
 "$bin" as > /dev/null 2>&1

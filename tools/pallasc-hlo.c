@@ -157,8 +157,13 @@ make_param(const RunOpts *r, const HloComp *c, int i, InterpBuf *b)
 	}
 	s.rank = p->shape.rank;
 	memcpy(s.d, p->shape.dim, sizeof s.d[0] * (size_t)s.rank);
-	interp_buf_alloc(b, p->meta.op_name ? p->meta.op_name : p->name, dt,
-	    &s);
+	if (interp_buf_try_alloc(b, p->meta.op_name ? p->meta.op_name :
+	    p->name, dt, &s)) {
+		fprintf(stderr, "pallasc: error: out of host memory for "
+		    "parameter %d (%lld bytes)\n", i,
+		    (long long)interp_buf_bytes(dt, &s));
+		return -1;
+	}
 	return run_input(r, i, param_file(r, p, i), b);
 }
 

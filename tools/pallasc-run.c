@@ -309,6 +309,18 @@ run_smem_tables(const RunOpts *r, const CKernel *k, InterpBuf *b,
 	return rc;
 }
 
+/* A host buffer of the size of operand 'name': 0, or -1 after a message
+   (the size is the user's, so running out of memory is an error). */
+static int
+host_buf(InterpBuf *b, const char *name, DType t, const Shape *s)
+{
+	if (interp_buf_try_alloc(b, name, t, s) == 0)
+		return 0;
+	fprintf(stderr, "pallasc: error: out of host memory for '%s' "
+	    "(%lld bytes)\n", name, (long long)interp_buf_bytes(t, s));
+	return -1;
+}
+
 /* --------------------------------------------------------------- outputs */
 
 static void
@@ -385,16 +397,18 @@ run_kernel(const RunOpts *r, const CheckedModule *m, const CExport *e,
 
 	for (i = 0; i < k->nop; i++) {
 		const COperand *op = &k->op[i];
-		interp_buf_alloc(&b[i], op->name, op->dtype, &op->shape);
+		if (!rc)
+			rc = host_buf(&b[i], op->name, op->dtype, &op->shape);
 		if (op->role == ROLE_SMEM_TABLE)
 			names[ntab++] = op->name;
 	}
 	for (i = 0; i < k->nop; i++)
 		if (k->op[i].role == ROLE_IN)
 			names[ntab + nin++] = k->op[i].name;
-	rc |= check_names(r->smem.v, r->smem.n, names, ntab, "--smem");
-	rc |= check_names(r->file.v, r->file.n, names + ntab, nin,
-	    "--input-file");
+	if (!rc)
+		rc = check_names(r->smem.v, r->smem.n, names, ntab, "--smem") |
+		    check_names(r->file.v, r->file.n, names + ntab, nin,
+		    "--input-file");
 	if (!rc && r->splash_causal)
 		rc = splash_tables(k, b);
 	for (i = 0; i < k->nop && !rc; i++)
@@ -443,15 +457,18 @@ run_func(const RunOpts *r, const CExport *e, Diag *d, Buf *out)
 		rc = -1;
 	}
 	for (i = 0; i < f->nparam; i++) {
-		interp_buf_alloc(&b[i], f->param[i].name, f->param[i].dtype,
-		    &f->param[i].shape);
+		if (!rc)
+			rc = host_buf(&b[i], f->param[i].name,
+			    f->param[i].dtype, &f->param[i].shape);
 		names[i] = f->param[i].name;
 	}
 	rc = rc ? rc : check_names(r->file.v, r->file.n, names, f->nparam,
 	    "--input-file");
 	for (i = 0; i < f->nparam && !rc; i++)
 		rc = make_input(r, i, 0, &b[i]);
-	interp_buf_alloc(&res, e->cname, f->rdtype, &f->rshape);
+	memset(&res, 0, sizeof res);
+	if (!rc)
+		rc = host_buf(&res, e->cname, f->rdtype, &f->rshape);
 	if (!rc && interp_func(f, b, f->nparam, &res, NULL, d) != 0)
 		rc = -1;
 	if (!rc)

@@ -5,6 +5,7 @@
  * of the preset, every check on and memory poisoned, with the inputs
  * interpret mode would make; its outputs come back in the host buffers
  * and the run's counters (cycles, MXU utilisation, HBM bytes) follow.
+ * A failed run-time check of an index map is reported at the map.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +17,7 @@
 
 /* The program of export 'name' alone (the others are not compiled). */
 static MachProgram *
-compile_one(const CheckedModule *m, const char *name, const VliwOpts *o,
+compile_one(const CheckedModule *m, const char *name, const RunOpts *r,
     Diag *d, Arena *a)
 {
 	TModule *tm, one = { 0 };
@@ -29,10 +30,10 @@ compile_one(const CheckedModule *m, const char *name, const VliwOpts *o,
 			break;
 	sub.exp = m->exp + i;
 	sub.nexport = 1;
-	if (mosaic_lower(&sub, m->preset, d, a, &tm))
+	if (mosaic_lower_opts(&sub, m->preset, &r->mosaic, d, a, &tm))
 		return NULL;
 	one = *tm;
-	if (vliw_compile_opts(&one, m->preset, o, d, a, &p))
+	if (vliw_compile_opts(&one, m->preset, &r->vliw, d, a, &p))
 		return NULL;
 	return p;
 }
@@ -68,10 +69,58 @@ print_stats(Buf *out, const MachProgram *p, const PallasStats *st)
 	buf_puts(out, text);
 }
 
+/* The expression of e (or below it) at file:line:col, else NULL. */
+static const CExpr *
+expr_at(const SrcMgr *sm, const CExpr *e, const PallasTrap *t)
+{
+	const SrcFile *f;
+	const CExpr *x;
+	int i;
+
+	if (!e)
+		return NULL;
+	if (e->loc.line == (int)t->line && e->loc.col == (int)t->col &&
+	    (f = srcmgr_file(sm, e->loc.file)) && strcmp(f->name, t->file) == 0)
+		return e;
+	for (i = 0; i < e->n; i++)
+		if ((x = expr_at(sm, e->arg[i], t)))
+			return x;
+	if (e->op == CX_LOAD)
+		for (i = 0; i < e->u.load.sl.n; i++)
+			if ((x = expr_at(sm, e->u.load.sl.dim[i].dyn, t)))
+				return x;
+	return NULL;
+}
+
+/*
+ * A failed run-time check (an index map out of range) is an error in
+ * the input, reported at the map it checks as interpret mode would; 0
+ * if t is another trap, or its location names no map of k.
+ */
+static int
+report_check(const CKernel *k, const PallasTrap *t, Diag *d)
+{
+	const CExpr *e = NULL;
+	int i, j;
+
+	if (t->kind != PALLAS_TRAP_CHECK || !k)
+		return 0;
+	for (i = 0; i < k->nop && !e; i++)
+		for (j = 0; k->op[i].map && j < k->op[i].shape.rank && !e; j++)
+			e = expr_at(d->sm, k->op[i].map[j], t);
+	if (!e)
+		return 0;
+	diag_error(d, e->loc, "%s", t->reason);
+	diag_note(d, (Loc){ 0 }, "a run-time check of the compiled kernel "
+	    "'%s' failed (-fno-bounds-check leaves such checks out)",
+	    k->name);
+	return 1;
+}
+
 /* Runs prog's entry on a fresh device; 0, or -1 after a message. */
 static int
 simulate(const RunOpts *r, const MachProgram *prog, const char *entry,
-    InterpBuf *b, int n, Buf *stats)
+    const CKernel *k, Diag *d, InterpBuf *b, int n, Buf *stats)
 {
 	PallasDevice *dev = NULL;
 	PallasProgram *pg = NULL;
@@ -102,6 +151,8 @@ simulate(const RunOpts *r, const MachProgram *prog, const char *entry,
 	}
 	if (pallas_call(dev, pg, entry, bufs, (size_t)n) != PALLAS_OK) {
 		pallas_last_trap(dev, &tr);
+		if (report_check(k, &tr, d))
+			goto out;
 		fprintf(stderr, "pallasc: error: %s: %s\n", entry,
 		    tr.kind != PALLAS_TRAP_NONE ? tr.message :
 		    pallas_last_error(dev));
@@ -124,10 +175,14 @@ sim_kernel(const RunOpts *r, const CheckedModule *m, const char *name,
 {
 	Arena a = { 0 };
 	MachProgram *p;
-	int rc = -1;
+	int rc = -1, i;
 
-	if ((p = compile_one(m, name, &r->vliw, d, &a)) != NULL)
-		rc = simulate(r, p, name, b, n, stats);
+	for (i = 0; i < m->nexport; i++)
+		if (strcmp(m->exp[i].cname, name) == 0)
+			break;
+	if ((p = compile_one(m, name, r, d, &a)) != NULL)
+		rc = simulate(r, p, name, i < m->nexport ? m->exp[i].kernel :
+		    NULL, d, b, n, stats);
 	mach_program_free(p);
 	arena_free(&a);
 	return rc;

@@ -128,6 +128,9 @@ static const char usage_text[] =
 "                             subexpressions, loop invariants, software\n"
 "                             pipelining of counted loops, unrolling of\n"
 "                             short ones), to measure it\n"
+"  -fno-bounds-check          leave out the run-time checks of index maps\n"
+"                             that SMEM tables feed (an index out of range\n"
+"                             is then not reported), to measure their cost\n"
 "  -Werror                    treat warnings as errors\n"
 "  --help                     print this help and exit\n"
 "  --version                  print the version and exit\n"
@@ -249,6 +252,10 @@ parse_flag(Options *o, Arena *a, int argc, char **argv, int *i)
 	}
 	if ((rc = pass_flag(&o->run.vliw, arg)) >= 0)
 		return rc;
+	if (strcmp(arg, "-fno-bounds-check") == 0) {
+		o->run.mosaic.no_bounds_check = 1;
+		return 0;
+	}
 	if ((v = long_value(arg, "--emit")))
 		return set_emit(o, v);
 	if ((v = long_value(arg, "--preset")))
@@ -446,12 +453,13 @@ main_file(const SrcMgr *sm, const char *input)
 
 /* --emit=llo and -S / --emit=asm: the VLIW backend's text levels. */
 static int
-vliw_text(const CheckedModule *cm, int asm_, const VliwOpts *vo, Diag *d,
+vliw_text(const CheckedModule *cm, int asm_, const RunOpts *r, Diag *d,
     Arena *a, Buf *out)
 {
+	const VliwOpts *vo = &r->vliw;
 	TModule *tm;
 
-	if (mosaic_lower(cm, cm->preset, d, a, &tm))
+	if (mosaic_lower_opts(cm, cm->preset, &r->mosaic, d, a, &tm))
 		return EXIT_OK;		/* reported: the caller sees nerror */
 	if (!asm_)
 		return vliw_compile_llo(tm, cm->preset, vo, d, a, out), EXIT_OK;
@@ -468,7 +476,7 @@ compile_object(const Options *o, const CheckedModule *cm, Diag *d, Arena *a,
 	TModule *tm;
 	int rc;
 
-	if (mosaic_lower(cm, cm->preset, d, a, &tm) ||
+	if (mosaic_lower_opts(cm, cm->preset, &o->run.mosaic, d, a, &tm) ||
 	    vliw_compile_opts(tm, cm->preset, &o->run.vliw, d, a, &mp))
 		return EXIT_USER;	/* reported through d */
 	rc = obj_program(&o->obj, mp, o->input, obj_output(o), o->output, out);
@@ -506,7 +514,9 @@ compile(const Options *o, Diag *d, Arena *a, Strtab *strs, Buf *out)
 		ast_print(out, ast);
 		goto done;
 	}
-	cm = sema_check(ast, mach_preset(o->preset), d, a);
+	/* --entry: that export alone is compiled or run (run_check_opts) */
+	cm = sema_check_entry(ast, mach_preset(o->preset), o->run.entry, d,
+	    a);
 	if (d->nerror)
 		goto done;
 	if (o->emit == EMIT_SEMA) {
@@ -531,9 +541,10 @@ compile(const Options *o, Diag *d, Arena *a, Strtab *strs, Buf *out)
 		if ((rc = run_select(&o->run, cm, &one)) != EXIT_OK)
 			goto done;
 		if (o->emit != EMIT_TILE)
-			rc = vliw_text(&one, o->emit == EMIT_ASM, &o->run.vliw, d,
-			    a, out);
-		else if (mosaic_lower(&one, cm->preset, d, a, &tm) == 0)
+			rc = vliw_text(&one, o->emit == EMIT_ASM, &o->run, d, a,
+			    out);
+		else if (mosaic_lower_opts(&one, cm->preset, &o->run.mosaic,
+		    d, a, &tm) == 0)
 			tile_print_module(out, tm);
 		goto done;
 	}

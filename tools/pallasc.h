@@ -30,6 +30,7 @@ typedef struct RunOpts {
 				   export to print */
 	VliwOpts vliw;		/* -fno-cse, -fno-licm, -fno-modulo-sched:
 				   for every compile, not only --run */
+	MosaicOpts mosaic;	/* -fno-bounds-check, as vliw */
 } RunOpts;
 
 /*

@@ -164,7 +164,13 @@ let(L *l, const CStmt *s)
 	const CExpr *e = s->u.let.value;
 	Val v;
 
-	if (e->shape.rank == 0) {
+	if (e->shape.rank == 0 && ml_scalar_on_vpu(l, e)) {
+		/* kept as a [1, 1] vector (see ml_scalar_on_vpu) */
+		Shape one = { 2, { 1, 1 } };
+		ml_hoist(l, e, NULL);
+		v.kind = V_SSA;
+		v.r = ml_ev_arg(l, e, NULL, &one);
+	} else if (e->shape.rank == 0) {
 		v.kind = V_SCALAR;
 		v.r = ml_ev_scalar(l, e);
 	} else {

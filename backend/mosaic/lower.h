@@ -104,6 +104,8 @@ TRef ml_binop(L *l, TOpKind op, TRef a, TRef b);
 TRef ml_emit_wide(L *l, TOpKind op, TRef *a, int n, const TVal *t,
     int *opi);
 TRef ml_splat(L *l, TRef s, DType t, const Shape *sh);
+int ml_scalar_on_vpu(L *l, const CExpr *e);
+TRef ml_ev_arg(L *l, const CExpr *e, const Ctx *c, const Shape *cs);
 TRef ml_ev(L *l, const CExpr *e, const Ctx *c);
 
 /* lower_reduce.c */

@@ -348,6 +348,26 @@ ml_snapshot(L *l, TRef ref, Loc loc)
 	return v;
 }
 
+/* A rank-0 value computed on the VPU (ml_scalar_on_vpu): the values it
+   takes out of vectors, as [1, .., 1] vectors. */
+static void
+hoist_vscalar(L *l, const CExpr *e, const Ctx *c)
+{
+	int i;
+
+	switch (e->op) {
+	case CX_SLOT:
+		return;
+	case CX_LOAD:
+	case CX_SUM: case CX_RMAX: case CX_RMIN: case CX_MEAN:
+		add_hoist(l, e, ml_ev_val(l, e));
+		return;
+	default:
+		for (i = 0; i < e->n; i++)
+			ml_hoist(l, e->arg[i], c);
+	}
+}
+
 void
 ml_hoist(L *l, const CExpr *e, const Ctx *c)
 {
@@ -356,6 +376,10 @@ ml_hoist(L *l, const CExpr *e, const Ctx *c)
 
 	if (l->err || ml_hoisted(l, e))
 		return;
+	if (e->shape.rank == 0 && ml_scalar_on_vpu(l, e)) {
+		hoist_vscalar(l, e, c);
+		return;
+	}
 	if (e->shape.rank == 0) {
 		v.kind = V_SCALAR;
 		v.r = ml_ev_scalar(l, e);
@@ -419,12 +443,17 @@ store_fn(L *l, const Ctx *c, void *arg)
 	StoreArg *sa = arg;
 	const TVal *dv = tile_val(l->f, sa->dst);
 	Shape cs = ml_chunk_shape(c, &dv->shape);
-	TRef v = ml_ev(l, sa->e, c), old;
+	TRef v, old;
 
+	if (sa->e->shape.rank == 0 && ml_scalar_on_vpu(l, sa->e)) {
+		v = ml_ev_arg(l, sa->e, c, &cs);
+	} else {
+		v = ml_ev(l, sa->e, c);
+		if (!l->err && tile_val(l->f, v)->kind == TV_SCALAR)
+			v = ml_splat(l, v, dv->dtype, &cs);
+	}
 	if (l->err)
 		return;
-	if (tile_val(l->f, v)->kind == TV_SCALAR)
-		v = ml_splat(l, v, dv->dtype, &cs);
 	if (sa->acc != NCXOP) {
 		old = ml_load_chunk(l, c, sa->dst, TL_NATIVE);
 		v = ml_binop(l, ml_ew_op(sa->acc), old, v);

@@ -70,6 +70,8 @@ ml_emit_wide(L *l, TOpKind op, TRef *a, int n, const TVal *t, int *opi)
 	return ml_narrow(l, tile_emit(l->f, op, a, n, &w, opi), t->dtype);
 }
 
+static TRef ev_ew(L *l, const CExpr *e, const Ctx *c, const Shape *cs);
+
 TRef
 ml_splat(L *l, TRef s, DType t, const Shape *sh)
 {
@@ -84,6 +86,142 @@ leaf(L *l, const Ctx *c, Val v)
 	if (v.kind == V_REF)
 		return ml_load_chunk(l, c, v.r, TL_NATIVE);
 	return v.r;
+}
+
+/*
+ * Scalars on the VPU.  The scalar unit has i32 and bool ALUs only (f32
+ * division is a software sequence there), and no path from vector
+ * registers to scalar ones: a rank-0 value that is other f32 arithmetic
+ * (or an f32 compare, or a conversion to or from f32), a
+ * full reduction or an element of a VMEM block is computed on the VPU
+ * instead, where a vector uses it: its leaves splatted (or, for values
+ * taken out of vectors, their [1, .., 1] vectors broadcast) to the
+ * chunk, the ops done on the chunk.
+ */
+int
+ml_scalar_on_vpu(L *l, const CExpr *e)
+{
+	int i;
+
+	if (e->shape.rank != 0)
+		return 0;
+	switch (e->op) {
+	case CX_CONST: case CX_AXIS: case CX_NPROG:
+		return 0;
+	case CX_SLOT:
+		return l->slot[e->u.slot].kind == V_SSA;
+	case CX_LOAD:
+		return tile_val(l->f, ml_ref_of(l, e->u.load.ref))->mem.space
+		    != TS_SMEM;
+	case CX_SUM: case CX_RMAX: case CX_RMIN: case CX_MEAN:
+		return 1;
+	case CX_WHERE: case CX_SELECT:
+		break;
+	case CX_DIV:	/* the scalar unit divides f32 (isel_sdiv.c) */
+		break;
+	case CX_CAST:
+		if (ml_scalar_dt(e->dtype) != ml_scalar_dt(e->arg[0]->dtype) &&
+		    (dtype_is_float(e->dtype) ||
+		    dtype_is_float(e->arg[0]->dtype)))
+			return 1;
+		break;
+	default:
+		if (dtype_is_float(e->dtype) || (e->n == 2 &&
+		    dtype_is_float(e->arg[0]->dtype)))
+			return 1;
+		break;
+	}
+	for (i = 0; i < e->n; i++)
+		if (ml_scalar_on_vpu(l, e->arg[i]))
+			return 1;
+	return 0;
+}
+
+/* A [1, .., 1] vector v as a vector of shape cs (every element v's). */
+static TRef
+bcast_ones(L *l, TRef v, DType t, const Shape *cs)
+{
+	const TVal *vv = tile_val(l->f, v);
+	Shape ones = *cs;
+	TVal ty;
+	int i;
+
+	for (i = 0; i < ones.rank; i++)
+		ones.d[i] = 1;
+	if (vv->shape.rank != ones.rank) {
+		ty = ml_vec_type(l, t, &ones, TL_NATIVE);
+		v = tile_emit(l->f, TOP_RESHAPE, &v, 1, &ty, NULL);
+	}
+	if (shape_eq(&ones, cs))
+		return v;
+	ty = ml_vec_type(l, t, cs, TL_NATIVE);
+	return tile_emit(l->f, TOP_BROADCAST, &v, 1, &ty, NULL);
+}
+
+/* The [1, .., 1] vector of a value taken out of vectors (hoisted). */
+static TRef
+vpu_leaf(L *l, const CExpr *e)
+{
+	const Val *h = ml_hoisted(l, e);
+	Val v;
+
+	if (h)
+		v = *h;
+	else if (e->op == CX_SLOT)
+		v = l->slot[e->u.slot];
+	else
+		bug("mosaic: a scalar taken out of a vector was not hoisted");
+	if (v.kind == V_REF)
+		return ml_load_whole(l, v.r);
+	return v.r;
+}
+
+/* Rank-0 e as a vector of shape cs (see ml_scalar_on_vpu), a bf16 one
+   as f32: computed in f32 and rounded after each op, as on vectors. */
+static TRef
+ev_vscalar(L *l, const CExpr *e, const Ctx *c, const Shape *cs)
+{
+	const Val *h = ml_hoisted(l, e);
+	DType w = ml_wide_dt(e->dtype);
+
+	if (h && h->kind == V_SCALAR)
+		return ml_splat(l, h->r, w, cs);
+	if (!ml_scalar_on_vpu(l, e))
+		return ml_splat(l, ml_ev_scalar(l, e), w, cs);
+	switch (e->op) {
+	case CX_SLOT: case CX_LOAD:
+	case CX_SUM: case CX_RMAX: case CX_RMIN: case CX_MEAN:
+		return bcast_ones(l, ml_widen(l, vpu_leaf(l, e)), w, cs);
+	case CX_BROADCAST:
+		return ev_vscalar(l, e->arg[0], c, cs);
+	default:
+		return ml_widen(l, ev_ew(l, e, c, cs));
+	}
+}
+
+/* An operand of a vector op in the chunk c (shape cs): rank-0 operands
+   splatted or computed on the VPU, the others evaluated on the chunk.
+   wide: a bf16 operand as f32 (the ops' inputs); else as bf16. */
+static TRef
+ev_arg(L *l, const CExpr *e, const Ctx *c, const Shape *cs, int wide)
+{
+	TRef v;
+
+	if (e->shape.rank == 0) {
+		v = ev_vscalar(l, e, c, cs);
+	} else {
+		v = ml_ev(l, e, c);
+		if (tile_val(l->f, v)->kind == TV_SCALAR)
+			v = ml_splat(l, v, ml_wide_dt(e->dtype), cs);
+	}
+	return wide ? ml_widen(l, v) : ml_narrow(l, v, e->dtype);
+}
+
+/* An operand of a vector op (ev_arg), of e's dtype. */
+TRef
+ml_ev_arg(L *l, const CExpr *e, const Ctx *c, const Shape *cs)
+{
+	return ev_arg(l, e, c, cs, 0);
 }
 
 /* The layout of an elementwise result: lane-replicated when all its
@@ -113,12 +251,11 @@ ev_ew(L *l, const CExpr *e, const Ctx *c, const Shape *cs)
 	TRef r;
 
 	for (i = 0; i < e->n && i < 3; i++) {
-		a[i] = ml_ev(l, e->arg[i], c);
-		if (tile_val(l->f, a[i])->kind == TV_SCALAR &&
-		    !(e->op == CX_SELECT && i == 0))
-			a[i] = ml_splat(l, a[i], ml_wide_dt(e->arg[i]->dtype),
-			    cs);
-		a[i] = ml_widen(l, a[i]);
+		if (e->op == CX_SELECT && i == 0 &&
+		    !ml_scalar_on_vpu(l, e->arg[0]))
+			a[i] = ml_ev_scalar(l, e->arg[0]);
+		else
+			a[i] = ev_arg(l, e->arg[i], c, cs, 1);
 	}
 	t = ml_vec_type(l, ml_wide_dt(e->dtype), cs, ew_layout(l, a, e->n));
 	if (ml_cmp_of(e->op, &cmp)) {
@@ -158,14 +295,14 @@ ev_iota(L *l, const CExpr *e, const Ctx *c, const Shape *cs)
 static TRef
 ev_broadcast(L *l, const CExpr *e, const Ctx *c, const Shape *cs)
 {
-	TRef a = ml_ev(l, e->arg[0], c);
-	const TVal *av = tile_val(l->f, a);
+	TRef a;
+	const TVal *av;
 	TLayKind k = TL_NATIVE;
 	TVal t;
 
-	if (av->kind == TV_SCALAR)
-		return ml_splat(l, a, e->dtype, cs);
-	a = ml_widen(l, a);		/* bf16 moves as f32 */
+	if (e->arg[0]->shape.rank == 0)
+		return ml_ev_arg(l, e->arg[0], c, cs);
+	a = ml_widen(l, ml_ev(l, e->arg[0], c));	/* bf16 moves as f32 */
 	av = tile_val(l->f, a);
 	if (av->lay.kind == TL_LANE_REPL)
 		k = TL_LANE_REPL;

@@ -116,6 +116,8 @@ ml_ev_scalar(L *l, const CExpr *e)
 	case CX_SLOT:
 		if (l->slot[e->u.slot].kind == V_SCALAR)
 			return l->slot[e->u.slot].r;
+		if (l->slot[e->u.slot].kind == V_SSA)
+			return ml_extract(l, l->slot[e->u.slot].r);
 		break;
 	case CX_LOAD: {
 		TRef ref = ml_ref_of(l, e->u.load.ref);

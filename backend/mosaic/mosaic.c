@@ -5,7 +5,7 @@
  * transform (a verifier failure is a bug: an internal error naming the
  * pass).
  *
- * Gives:    mosaic_lower() (mosaic.h).
+ * Gives:    mosaic_lower(), mosaic_lower_opts() (mosaic.h).
  * Order:    mosaic_plan (tables unknown: the code compares indices at
  *           run time) -> mosaic_emit_pipeline + mosaic_lower_body ->
  *           tile_verify -> mosaic_alloc (internal homes from the body's
@@ -136,7 +136,7 @@ partial_blocks(const CKernel *k, const char *name, Diag *d)
 
 static TFunc *
 lower_kernel(const CKernel *k, const char *name, const MachPreset *mp,
-    Diag *d, Arena *a)
+    const MosaicOpts *o, Diag *d, Arena *a)
 {
 	TFunc *f;
 	MosaicPlan *p;
@@ -146,7 +146,8 @@ lower_kernel(const CKernel *k, const char *name, const MachPreset *mp,
 	f = tile_new_func(a, mp, name);
 	p = mosaic_plan(k, NULL, d, a);
 
-	if (!p || mosaic_emit_pipeline(f, k, p, body, NULL, d))
+	if (!p || mosaic_emit_pipeline(f, k, p, !(o && o->no_bounds_check),
+	    body, NULL, d))
 		return NULL;
 	verify(f, "pipeline");
 	if (allocate(f, k, p, d, a))
@@ -159,6 +160,13 @@ int
 mosaic_lower(const CheckedModule *m, const MachPreset *p, Diag *d, Arena *a,
     TModule **out)
 {
+	return mosaic_lower_opts(m, p, NULL, d, a, out);
+}
+
+int
+mosaic_lower_opts(const CheckedModule *m, const MachPreset *p,
+    const MosaicOpts *o, Diag *d, Arena *a, TModule **out)
+{
 	TModule *tm = arena_alloc(a, sizeof *tm);
 	int i, rc = 0;
 
@@ -167,7 +175,8 @@ mosaic_lower(const CheckedModule *m, const MachPreset *p, Diag *d, Arena *a,
 		TFunc *f;
 		if (!m->exp[i].kernel)
 			continue;
-		f = lower_kernel(m->exp[i].kernel, m->exp[i].cname, p, d, a);
+		f = lower_kernel(m->exp[i].kernel, m->exp[i].cname, p, o, d,
+		    a);
 		if (!f) {
 			rc = -1;
 			continue;

@@ -228,6 +228,12 @@ typedef enum TOpKind {
 			   the block's results (carried values) */
 	TOP_TRACE,	/* a region marker for the trace; u.name, u.cst.i =
 			   1 begin, 0 end */
+	/* run-time checks (the pipeline's index maps) */
+	TOP_TRAP,	/* arg0 bool: the check failed; arg1 SMEM ref of
+			   i32 words (the record); name: the message.  When
+			   arg0 holds, the program stops with the message,
+			   each %N in it replaced by word N of the record
+			   (the machine's trap op) */
 	NTOP
 } TOpKind;
 
@@ -259,7 +265,8 @@ typedef struct TOp {
 		struct { int flag; int dyn; } flag;	/* DMA_*, SEM_* */
 		struct { int64_t step; } loop;	/* TOP_FOR */
 	} u;
-	const char *name;	/* TOP_TRACE region name, or NULL */
+	const char *name;	/* TOP_TRACE region name, TOP_TRAP message, or
+				   NULL */
 } TOp;
 
 typedef struct TBlock {
@@ -412,5 +419,13 @@ int mosaic_lower_body(TFunc *f, const CKernel *k, const MosaicRefs *refs,
  */
 int mosaic_lower(const CheckedModule *m, const MachPreset *p, Diag *d,
     Arena *a, TModule **out);
+/* Options of the Mosaic layer (pallasc's -f flags). */
+typedef struct MosaicOpts {
+	int no_bounds_check;	/* -fno-bounds-check: no run-time checks of
+				   the index maps (to measure their cost) */
+} MosaicOpts;
+/* mosaic_lower with options (o may be NULL: the defaults). */
+int mosaic_lower_opts(const CheckedModule *m, const MachPreset *p,
+    const MosaicOpts *o, Diag *d, Arena *a, TModule **out);
 
 #endif

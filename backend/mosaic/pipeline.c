@@ -28,7 +28,17 @@
  * in a small SMEM buffer (TB_INTERNAL), so the loops carry no values.
  * Index maps that the compiler can decide are still compared at run time
  * (a few scalar ops per step); the plan shows the decided outcome.
- * Tests:    tests/golden/tile/, tests/unit/check_pipeline.c (plan)
+ * Run-time checks (unless MosaicOpts.no_bounds_check): a block index or
+ * element offset, or an SMEM table index inside a map, that interval
+ * arithmetic over the grid cannot prove in range (a value read from a
+ * table is unknown) is compared with its range before any copy uses
+ * it: a double-buffered input's map at the next point (its prefetch),
+ * every other operand's at this point, inputs' at point 0 in the
+ * prologue.  A failure is a TOP_TRAP whose message names the operand,
+ * the dimension, the range and, from a small SMEM record the step fills
+ * (the grid point, the value), the point and the value.
+ * Tests:    tests/golden/tile/, tests/unit/check_pipeline.c (plan),
+ *           tests/bounds/run.sh (run-time checks)
  */
 #include <string.h>
 
@@ -47,8 +57,18 @@ typedef struct Pe {
 	int tflag;
 	TRef st;		/* the SMEM state buffer */
 	int *soff;		/* per operand: first state word */
+	int checks;		/* emit run-time checks of the maps */
+	TRef rec;		/* the check record: the point (words 0 ..
+				   naxis), the next point (naxis .. 2 naxis),
+				   the value (2 naxis); TNONE without checks */
+	int at;			/* the point the maps are evaluated at:
+				   REC_CUR, REC_NXT or REC_ZERO */
+	int tcheck;		/* 1: check the table indices of the maps
+				   being emitted */
 	int bad;
 } Pe;
+
+enum { REC_CUR, REC_NXT, REC_ZERO };
 
 /* State words of operand i: slot, pending, prev[0 .. rank). */
 enum { W_SLOT, W_PEND, W_WB, W_PREV };
@@ -149,6 +169,303 @@ sync_op(Pe *P, TOpKind op, TRef a, TRef b, int flag, TRef idx)
 	P->f->op.v[opi].u.flag.dyn = 1;
 }
 
+/* ------------------------------------------------------ run-time checks */
+
+#define BIG ((int64_t)1 << 31)	/* intervals beyond this: unknown */
+
+/*
+ * [*lo, *hi] holds every value e takes over the grid: 1, or 0 when
+ * interval arithmetic cannot bound it (a table read, a division by a
+ * range).  Index maps are i32, so the bounds stay within +-2^31.
+ */
+static int
+range(const CKernel *k, const CExpr *e, int64_t *lo, int64_t *hi)
+{
+	int64_t a0, a1, b0, b1, c[4];
+	int i;
+
+	switch (e->op) {
+	case CX_CONST: *lo = *hi = e->u.cst.i; return 1;
+	case CX_AXIS: *lo = 0; *hi = k->axis[e->u.axis].extent - 1; return 1;
+	case CX_NPROG: *lo = *hi = k->axis[e->u.axis].extent; return 1;
+	case CX_CAST: return range(k, e->arg[0], lo, hi);
+	case CX_NEG:
+		if (!range(k, e->arg[0], &a0, &a1))
+			return 0;
+		*lo = -a1;
+		*hi = -a0;
+		return 1;
+	case CX_SELECT:
+		if (!range(k, e->arg[1], &a0, &a1) ||
+		    !range(k, e->arg[2], &b0, &b1))
+			return 0;
+		*lo = a0 < b0 ? a0 : b0;
+		*hi = a1 > b1 ? a1 : b1;
+		return 1;
+	case CX_ADD: case CX_SUB: case CX_MUL: case CX_MIN: case CX_MAX:
+	case CX_DIV: case CX_MOD:
+		break;
+	default:
+		return 0;
+	}
+	if (!range(k, e->arg[0], &a0, &a1) || !range(k, e->arg[1], &b0, &b1))
+		return 0;
+	switch (e->op) {
+	case CX_ADD: *lo = a0 + b0; *hi = a1 + b1; break;
+	case CX_SUB: *lo = a0 - b1; *hi = a1 - b0; break;
+	case CX_MIN: *lo = a0 < b0 ? a0 : b0; *hi = a1 < b1 ? a1 : b1; break;
+	case CX_MAX: *lo = a0 > b0 ? a0 : b0; *hi = a1 > b1 ? a1 : b1; break;
+	case CX_MUL:
+		c[0] = a0 * b0, c[1] = a0 * b1, c[2] = a1 * b0, c[3] = a1 * b1;
+		for (*lo = *hi = c[0], i = 1; i < 4; i++) {
+			*lo = c[i] < *lo ? c[i] : *lo;
+			*hi = c[i] > *hi ? c[i] : *hi;
+		}
+		break;
+	case CX_DIV:	/* truncating: monotonic for a >= 0, b > 0 */
+		if (a0 < 0 || b0 != b1 || b0 <= 0)
+			return 0;
+		*lo = a0 / b0;
+		*hi = a1 / b0;
+		break;
+	default:	/* CX_MOD */
+		if (a0 < 0 || b0 != b1 || b0 <= 0)
+			return 0;
+		*lo = a1 < b0 ? a0 : 0;
+		*hi = a1 < b0 ? a1 : b0 - 1;
+		break;
+	}
+	return *lo > -BIG && *hi < BIG;
+}
+
+/* 1 if e needs a run-time check to lie in [lo, hi]. */
+static int
+unproved(const Pe *P, const CExpr *e, int64_t lo, int64_t hi)
+{
+	int64_t a, b;
+
+	return P->checks && !(range(P->k, e, &a, &b) && a >= lo && b <= hi);
+}
+
+/* "(h=%0, i=%1)": the grid point of the record, or point 0. */
+static const char *
+point_text(Pe *P)
+{
+	const CKernel *k = P->k;
+	Buf b = { 0 };
+	const char *s;
+	int a;
+
+	buf_putc(&b, '(');
+	for (a = 0; a < k->naxis; a++) {
+		buf_printf(&b, "%s%s=", a ? ", " : "", k->axis[a].name);
+		if (P->at == REC_ZERO)
+			buf_putc(&b, '0');
+		else
+			buf_printf(&b, "%%%d", (P->at == REC_NXT ? k->naxis :
+			    0) + a);
+	}
+	buf_putc(&b, ')');
+	s = arena_printf(P->f->arena, "%s", b.p);
+	buf_free(&b);
+	return s;
+}
+
+/*
+ * Stops the program unless lo <= v <= hi: "at grid point P the WHAT V
+ * OF is outside [lo, hi + 1)", the ops located at loc.  The value goes
+ * to the record's last word, where the trap reads it.
+ */
+static void
+check(Pe *P, TRef v, int64_t lo, int64_t hi, const char *what,
+    const char *of, Loc loc)
+{
+	Loc save = P->f->loc;
+	int64_t vw = 2 * P->k->naxis;
+	TRef args[2];
+	int opi;
+
+	P->f->loc = loc;
+	args[0] = tile_binop(P->f, TOP_OR, tile_cmp(P->f, TC_LT, v,
+	    ci(P, lo)), tile_cmp(P->f, TC_GT, v, ci(P, hi)));
+	args[1] = P->rec;
+	smem_access(P, TOP_SSTORE, P->rec, v, &vw, NULL, 1);
+	tile_emit(P->f, TOP_TRAP, args, 2, NULL, &opi);
+	P->f->op.v[opi].name = arena_printf(P->f->arena, "at grid point %s "
+	    "the %s %%%d %s is outside [%lld, %lld)", point_text(P), what,
+	    (int)vw, of, (long long)lo, (long long)hi + 1);
+	P->f->loc = save;
+}
+
+/* 1 if an SMEM table read in e has an index to check. */
+static int
+table_unproved(const Pe *P, const CExpr *e)
+{
+	const CSlice *sl;
+	int d, i;
+
+	if (e->op == CX_LOAD) {
+		sl = &e->u.load.sl;
+		for (d = 0; d < sl->n; d++)
+			if (sl->dim[d].dyn && (table_unproved(P,
+			    sl->dim[d].dyn) || unproved(P, sl->dim[d].dyn,
+			    -sl->dim[d].start, P->k->op[e->u.load.ref.index]
+			    .shape.d[d] - 1 - sl->dim[d].start)))
+				return 1;
+		return 0;
+	}
+	for (i = 0; i < e->n; i++)
+		if (e->arg[i] && table_unproved(P, e->arg[i]))
+			return 1;
+	return 0;
+}
+
+/* The range of operand i's index on dimension d. */
+static void
+index_range(const Pe *P, int i, int d, int64_t *lo, int64_t *hi)
+{
+	const COperand *o = &P->k->op[i];
+
+	*lo = 0;
+	*hi = o->element ? o->shape.d[d] - o->block.d[d] :
+	    o->shape.d[d] / o->block.d[d] - 1;
+}
+
+/* 1 if operand i's map needs a run-time check (sema checks the maps it
+   can evaluate at every point; range() has to prove the others). */
+static int
+map_unproved(const Pe *P, int i)
+{
+	const COperand *o = &P->k->op[i];
+	int64_t lo, hi;
+	int d;
+
+	if (!P->checks || !o->runtime_check || !o->map)
+		return 0;
+	for (d = 0; d < o->shape.rank; d++) {
+		if (!o->map[d])
+			continue;
+		index_range(P, i, d, &lo, &hi);
+		if (unproved(P, o->map[d], lo, hi) ||
+		    table_unproved(P, o->map[d]))
+			return 1;
+	}
+	return 0;
+}
+
+/* 1 if operand i's map is checked at the next point (its prefetch). */
+static int
+checked_next(const Pe *P, int i)
+{
+	return P->k->op[i].role == ROLE_IN && P->p->op[i].nbuf == 2;
+}
+
+/* Stores the grid point and the next one into the record, when a check
+   of this step reports them. */
+static void
+rec_point(Pe *P, const TRef *axis, const TRef *nxt)
+{
+	int a, i, n = P->k->naxis, cur = 0, next = 0;
+
+	if (P->rec == TNONE)
+		return;
+	for (i = 0; i < P->k->nop; i++)
+		if (P->p->op[i].windowed && map_unproved(P, i)) {
+			cur |= !checked_next(P, i);
+			next |= checked_next(P, i);
+		}
+	for (a = 0; a < n; a++) {
+		int64_t w = a, x = n + a;
+		if (cur)
+			smem_access(P, TOP_SSTORE, P->rec, axis[a], &w, NULL,
+			    1);
+		if (next)
+			smem_access(P, TOP_SSTORE, P->rec, nxt[a], &x, NULL,
+			    1);
+	}
+}
+
+/* 1 if index maps a and b compute the same value (structurally). */
+static int
+same_map(const CExpr *a, const CExpr *b)
+{
+	int i;
+
+	if (!a || !b)
+		return a == b;
+	if (a->op != b->op || a->n != b->n || a->dtype != b->dtype)
+		return 0;
+	switch (a->op) {
+	case CX_CONST:
+		return a->u.cst.i == b->u.cst.i;
+	case CX_AXIS: case CX_NPROG:
+		return a->u.axis == b->u.axis;
+	case CX_LOAD:
+		if (a->u.load.ref.index != b->u.load.ref.index ||
+		    a->u.load.ref.kind != b->u.load.ref.kind ||
+		    a->u.load.sl.n != b->u.load.sl.n)
+			return 0;
+		for (i = 0; i < a->u.load.sl.n; i++)
+			if (a->u.load.sl.dim[i].start !=
+			    b->u.load.sl.dim[i].start ||
+			    !same_map(a->u.load.sl.dim[i].dyn,
+			    b->u.load.sl.dim[i].dyn))
+				return 0;
+		break;
+	default:
+		break;
+	}
+	for (i = 0; i < a->n; i++)
+		if (!same_map(a->arg[i], b->arg[i]))
+			return 0;
+	return 1;
+}
+
+/* 1 if an operand before i checks the same index as i's dim d at the
+   same point against the same range (Splash's k and v): one check. */
+static int
+checked_before(const Pe *P, int i, int d)
+{
+	const COperand *o = &P->k->op[i], *q;
+	int64_t lo, hi, l2, h2;
+	int j;
+
+	index_range(P, i, d, &lo, &hi);
+	for (j = 0; j < i; j++) {
+		q = &P->k->op[j];
+		if (!P->p->op[j].windowed || !map_unproved(P, j) ||
+		    checked_next(P, j) != checked_next(P, i) ||
+		    q->role != o->role ||
+		    q->shape.rank <= d || !q->map || q->element != o->element)
+			continue;
+		index_range(P, j, d, &l2, &h2);
+		if (l2 == lo && h2 == hi && same_map(q->map[d], o->map[d]))
+			return 1;
+	}
+	return 0;
+}
+
+/* Checks operand i's indices idx (at P->at) where range() cannot. */
+static void
+check_indices(Pe *P, int i, const TRef *idx)
+{
+	const COperand *o = &P->k->op[i];
+	int64_t lo, hi;
+	int d;
+
+	if (!map_unproved(P, i))
+		return;
+	for (d = 0; d < o->shape.rank; d++) {
+		if (!o->map[d] || checked_before(P, i, d))
+			continue;
+		index_range(P, i, d, &lo, &hi);
+		if (unproved(P, o->map[d], lo, hi))
+			check(P, idx[d], lo, hi, o->element ? "element offset" :
+			    "block index", arena_printf(P->f->arena,
+			    "of '%s' dim %d", o->name, d), o->map[d]->loc);
+	}
+}
+
 /* ------------------------------------------------------ index maps */
 
 static TRef emit_map(Pe *P, const CExpr *e, const TRef *axis);
@@ -162,9 +479,16 @@ map_load(Pe *P, const CExpr *e, const TRef *axis)
 	int d, op = e->u.load.ref.index;
 
 	for (d = 0; d < sl->n; d++) {
+		const COperand *t = &P->k->op[op];
 		start[d] = sl->dim[d].start;
 		dyn[d] = sl->dim[d].dyn ? emit_map(P, sl->dim[d].dyn, axis) :
 		    TNONE;
+		if (P->tcheck && dyn[d] != TNONE && unproved(P, sl->dim[d].dyn,
+		    -start[d], t->shape.d[d] - 1 - start[d]))
+			check(P, start[d] ? tile_binop(P->f, TOP_ADD, dyn[d],
+			    ci(P, start[d])) : dyn[d], 0, t->shape.d[d] - 1,
+			    "index", arena_printf(P->f->arena, "of SMEM table "
+			    "'%s' dim %d", t->name, d), e->loc);
 	}
 	return smem_access(P, TOP_SLOAD, P->blkref[op], TNONE, start, dyn,
 	    sl->n);
@@ -352,6 +676,14 @@ buffers(Pe *P, MosaicRefs *refs)
 	sh.d[0] = words ? words : 1;
 	P->st = tile_buf_ref(P->f, tile_buffer(P->f, "(pipeline state)",
 	    TB_INTERNAL, TS_SMEM, DT_I32, &sh, 1, -1));
+	P->rec = TNONE;
+	for (i = 0; i < k->nop; i++)
+		if (P->p->op[i].windowed && map_unproved(P, i))
+			break;
+	sh.d[0] = 2 * k->naxis + 1;
+	if (i < k->nop)
+		P->rec = tile_buf_ref(P->f, tile_buffer(P->f, "(check record)",
+		    TB_INTERNAL, TS_SMEM, DT_I32, &sh, 1, -1));
 }
 
 /* ------------------------------------------------------ prologue */
@@ -381,7 +713,11 @@ prologue(Pe *P, const TRef *zero)
 			state_set(P, i, W_PREV + d, ci(P, SENTINEL));
 		if (k->op[i].role != ROLE_IN)
 			continue;
+		P->at = REC_ZERO;
+		P->tcheck = 1;
 		indices(P, i, zero, idx);
+		check_indices(P, i, idx);
+		P->tcheck = 0;
 		sync_op(P, TOP_DMA_START, hbm_block(P, i, idx),
 		    P->blkref[i], P->flag[i], z);
 	}
@@ -539,11 +875,16 @@ static void
 current(Pe *P, int i, Cur *c, const TRef *axis, const TRef *nxt,
     TRef has_next)
 {
-	int r = P->k->op[i].shape.rank, d;
+	int r = P->k->op[i].shape.rank, d, next = checked_next(P, i);
 	TRef prev[SEMA_MAXRANK];
 
+	P->at = REC_CUR;
+	P->tcheck = !next;
 	indices(P, i, axis, c->idx);
+	P->at = REC_NXT;
+	P->tcheck = next;
 	indices(P, i, nxt, c->nxt);
+	P->tcheck = 0;
 	for (d = 0; d < r; d++)
 		prev[d] = state_get(P, i, W_PREV + d);
 	c->slot = P->p->op[i].nbuf == 2 ? state_get(P, i, W_SLOT) : ci(P, 0);
@@ -572,6 +913,7 @@ step(Pe *P, MosaicRefs *refs, const TRef *axis, MosaicBodyFn *body,
 	int i, a;
 
 	has_next = next_point(P, axis, nxt);
+	rec_point(P, axis, nxt);	/* before the maps' table checks */
 	first = tile_const_bool(P->f, 1);
 	for (a = 0; a < k->naxis; a++)
 		first = tile_binop(P->f, TOP_AND, first, tile_cmp(P->f, TC_EQ,
@@ -579,6 +921,13 @@ step(Pe *P, MosaicRefs *refs, const TRef *axis, MosaicBodyFn *body,
 	for (i = 0; i < k->nop; i++)
 		if (P->p->op[i].windowed)
 			current(P, i, &c[i], axis, nxt, has_next);
+	/* the checks after every index, so that their loads have landed */
+	for (i = 0; i < k->nop; i++)
+		if (P->p->op[i].windowed) {
+			P->at = checked_next(P, i) ? REC_NXT : REC_CUR;
+			check_indices(P, i, P->at == REC_NXT ? c[i].nxt :
+			    c[i].idx);
+		}
 	for (i = 0; i < k->nop; i++)
 		if (P->p->op[i].windowed && k->op[i].role == ROLE_IN)
 			input_next(P, i, &c[i]);
@@ -629,7 +978,7 @@ epilogue(Pe *P)
 
 int
 mosaic_emit_pipeline(TFunc *f, const CKernel *k, const MosaicPlan *p,
-    MosaicBodyFn *body, void *ctx, Diag *d)
+    int checks, MosaicBodyFn *body, void *ctx, Diag *d)
 {
 	Pe P;
 	MosaicRefs refs;
@@ -642,6 +991,7 @@ mosaic_emit_pipeline(TFunc *f, const CKernel *k, const MosaicPlan *p,
 	P.k = k;
 	P.p = p;
 	P.d = d;
+	P.checks = checks;
 	P.blk = arena_alloc(f->arena, sizeof(int) * no);
 	P.hbm = arena_alloc(f->arena, sizeof(int) * no);
 	P.flag = arena_alloc(f->arena, sizeof(int) * no);

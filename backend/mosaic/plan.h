@@ -184,11 +184,13 @@ typedef int MosaicBodyFn(struct TFunc *f, const CKernel *k,
  * Emits the grid pipeline of k into the empty tile-IR function f, as
  * plan p lists it (buffers, flags, prologue, loop nest, per-step copies
  * guarded by run-time index compares, epilogue), calling body inside the
- * loop nest with the current blocks' refs.  Returns 0, or -1 after an
- * error reported through d.
+ * loop nest with the current blocks' refs.  checks: bounds-check the
+ * index maps that cannot be proved in range (TOP_TRAP).  Returns 0, or
+ * -1 after an error reported through d.
  */
 int mosaic_emit_pipeline(struct TFunc *f, const CKernel *k,
-    const MosaicPlan *p, MosaicBodyFn *body, void *ctx, Diag *d);
+    const MosaicPlan *p, int checks, MosaicBodyFn *body, void *ctx,
+    Diag *d);
 
 /* ---------------------------------------------------------- planprint.c */
 /*

@@ -23,7 +23,7 @@ static const char *const opnames[NTOP] = {
 	"buf", "slot", "view", "load", "store", "sload", "sstore",
 	"matmul", "transpose", "rollm",
 	"dma_start", "dma_wait", "sem_signal", "sem_wait",
-	"for", "if", "yield", "trace",
+	"for", "if", "yield", "trace", "trap",
 };	/* ORDER TOP */
 
 const char *
@@ -52,8 +52,10 @@ tile_bytes(const MachPreset *p, TSpace sp, DType t, const Shape *s)
 	int64_t rows = 1, cols = 1, lead = 1;
 	int i;
 
-	if (sp != TS_VMEM)
-		return shape_numel(s) * dtype_size(t);
+	if (sp == TS_HBM)	/* bool a byte, as the host holds it */
+		return shape_numel(s) * (t == DT_BOOL ? 1 : dtype_size(t));
+	if (sp != TS_VMEM)	/* SMEM: a word an element, but bf16 */
+		return shape_numel(s) * (t == DT_I8 ? 4 : dtype_size(t));
 	if (s->rank >= 1)
 		cols = s->d[s->rank - 1];
 	if (s->rank >= 2)

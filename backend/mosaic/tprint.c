@@ -172,6 +172,11 @@ operands(Buf *b, const TFunc *f, const TOp *o)
 		buf_printf(b, " %s \"%s\"", o->u.cst.i ? "begin" : "end",
 		    o->name ? o->name : "");
 		return;
+	case TOP_TRAP:
+		buf_putc(b, ' ');
+		refs(b, o->arg, o->narg);
+		buf_printf(b, " \"%s\"", o->name ? o->name : "");
+		return;
 	default:
 		break;
 	}

@@ -364,6 +364,14 @@ check_kind(V *v, const TOp *o)
 	switch (o->op) {
 	case TOP_NOP: case TOP_TRACE:
 		return 0;
+	case TOP_TRAP:
+		if (nargs(v, o, 2, 2) || !kind_is(v, o->arg[0], TV_SCALAR) ||
+		    val(v, o->arg[0])->dtype != DT_BOOL ||
+		    !kind_is(v, o->arg[1], TV_REF) ||
+		    val(v, o->arg[1])->mem.space != TS_SMEM || o->nres)
+			return fail(v, o, "%s: a bool and an SMEM record",
+			    "trap");
+		return 0;
 	case TOP_CONST: case TOP_PROGRAM_ID: case TOP_NUM_PROGRAMS:
 		if (o->nres != 1 || !kind_is(v, o->res[0], TV_SCALAR))
 			return fail(v, o, "%s: needs a scalar result", "const");

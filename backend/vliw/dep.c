@@ -11,6 +11,12 @@
  *           SMEM store->load lat(sst), other SMEM pairs 1;
  *           DMA starts, waits, sync and trace ops keep program order (1);
  *           memory ops before a DMA: stores their latency, loads 1;
+ *           a trap (it reads its record in SMEM, and stops the machine)
+ *           after an SMEM store that may touch its record: the store's
+ *           latency; before such a store 1; with DMAs, waits and the
+ *           other misc ops program order; any other pair is free (a
+ *           load may move across it: if the trap fires nothing after it
+ *           counts);
  *           a wait or DMA before a memory op: 1.
  *           Two VMEM (or two SMEM) accesses whose ranges (LIns.mlo/mhi)
  *           are known and disjoint are independent: buffers and spill
@@ -57,6 +63,19 @@ disjoint(const LIns *x, const LIns *y)
 	    (x->mhi <= y->mlo || y->mhi <= x->mlo);
 }
 
+/* x before y, one of them a trap (see the header). */
+static int
+trap_dep(const MachPreset *mp, const LIns *x, const LIns *y, int mx, int my)
+{
+	if (is_misc(x) && is_misc(y))
+		return 1;
+	if (x->op == OP_TRAP)
+		return my == M_SST && !disjoint(x, y) ? 1 : -1;
+	if (mx == M_SST && !disjoint(x, y))
+		return lat(mp, x) > 1 ? lat(mp, x) : 1;
+	return -1;
+}
+
 int
 vliw_mem_dep(const MachPreset *mp, const LIns *x, const LIns *y)
 {
@@ -67,6 +86,8 @@ vliw_mem_dep(const MachPreset *mp, const LIns *x, const LIns *y)
 		return 1;
 	if (is_misc(x) && my != M_NONE)
 		return 1;
+	if (x->op == OP_TRAP || y->op == OP_TRAP)
+		return trap_dep(mp, x, y, mx, my);
 	if (mx != M_NONE && (mach_opinfo[y->op].flags & MACH_F_DMA))
 		return mx == M_VST || mx == M_SST ? lat(mp, x) : 1;
 	if (mx != M_NONE && is_misc(y))

@@ -5,9 +5,11 @@
  * Gives:    one program: the functions' bundles one after another (empty
  *           bundles where the schedule waits), labels as bundle offsets,
  *           one entry per function with its operands, the trace regions
- *           (trace.begin/end immediates renumbered program-wide), and a
- *           debug map from the ops' source locations.  The result passes
- *           mach_program_check; failing it is a backend bug.
+ *           (trace.begin/end immediates renumbered program-wide), trap
+ *           messages as program strings, and a debug map from the ops'
+ *           source locations (a bundle's trap gives its own).  The
+ *           result passes mach_program_check; failing it is a backend
+ *           bug.
  * Entry:    vliw_emit(LFunc *const *, int, const MachPreset *,
  *           const SrcMgr *, Diag *, MachProgram **)
  */
@@ -20,6 +22,7 @@ typedef struct Em {
 	MachProgram *p;
 	const SrcMgr *sm;
 	int *region;		/* function region -> program region */
+	const LFunc *f;		/* the function being written */
 	MachDebug last;
 	int nomem;
 } Em;
@@ -142,6 +145,8 @@ mins(Em *E, const LIns *in, const int *start, uint32_t bundle)
 		m.imm = (int32_t)(start[in->target] - (int)bundle);
 	if (in->op == OP_TBEGIN || in->op == OP_TEND)
 		m.imm = E->region[in->imm];
+	if (in->op == OP_TRAP)
+		m.imm = (int32_t)str(E, E->f->msg.v[in->imm]);
 	return m;
 }
 
@@ -177,8 +182,10 @@ code(Em *E, const LFunc *f, uint32_t region)
 						ins[n++] = mins(E, &bk->ins.v[k],
 						    start, p->nbundle);
 			}
-			while (i < bk->ins.n && bk->ins.v[i].cycle == c)
-				i++;
+			/* a bundle's trap locates it at its check */
+			for (; i < bk->ins.n && bk->ins.v[i].cycle == c; i++)
+				if (bk->ins.v[i].op == OP_TRAP)
+					first = &bk->ins.v[i];
 			if (first)
 				debug(E, first, p->nbundle, region);
 			if (mach_program_add_bundle(p, ins, n) != MACH_OK)
@@ -203,6 +210,7 @@ entry(Em *E, const LFunc *f)
 	regions(E, f);
 	operands(E, f);
 	reg = f->region.n ? (uint32_t)E->region[0] : MACH_NOREGION;
+	E->f = f;
 	if (!E->nomem)
 		code(E, f, reg);
 	free(E->region);

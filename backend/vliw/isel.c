@@ -26,7 +26,8 @@
  *           reported as not supported yet, naming the construct.
  * Files:    isel.c the walk, scalars and control flow; isel_sdiv.c scalar
  *           division; isel_ref.c memory views, loads and stores;
- *           isel_vec.c elementwise and EUP ops; isel_xlu.c reductions,
+ *           isel_vec.c elementwise and EUP ops; isel_vdiv.c vector
+ *           division; isel_xlu.c reductions,
  *           broadcasts, reshapes, rolls, transposes; isel_bf16.c packed
  *           bf16; isel_dma.c DMAs and flags; isel_mxu.c matmuls; isel.h
  *           what they share.
@@ -198,6 +199,9 @@ scalar_op(Isel *I, const TOp *o)
 		return scalar_select(I, o);
 	if (t == DT_BOOL)
 		return bool_op(I, o);
+	if (t == DT_F32 && o->op == TOP_DIV)
+		return isel_sfdiv(I, isel_scal(I, o->arg[0]),
+		    isel_scal(I, o->arg[1]));
 	if (t != DT_I32)
 		return unsupported(I, arena_printf(I->a, "scalar %s '%s'",
 		    dtype_name(t), tile_op_name(o->op)));
@@ -425,6 +429,34 @@ lower_if(Isel *I, const TOp *o)
 		patch(I, b1, i1, I->cur);
 }
 
+/* A failed check: the trap, guarded by the condition, reads its record
+   at the ref's SMEM address; a condition known false needs no code. */
+static void
+trap(Isel *I, const TOp *o)
+{
+	const Ref *rec = I->val[o->arg[1]].ref;
+	int64_t c, imm;
+	int base, t;
+	LIns *in;
+
+	if (isel_cst(I, o->arg[0], &c) && !c)
+		return;
+	base = isel_address(I, rec, &imm);
+	if (I->err)
+		return;
+	if (!base)
+		base = I->zero;
+	if (imm) {
+		t = sreg(I);
+		addi(I, OP_SADDI, t, base, imm);
+		base = t;
+	}
+	vec_push(I->a, &I->f->msg, o->name ? o->name : "");
+	in = addi(I, OP_TRAP, 0, base, I->f->msg.n - 1);
+	in->guard = isel_scal(I, o->arg[0]);
+	isel_tag(in, isel_rbuf(I, rec));	/* reads the record only */
+}
+
 static int
 region_id(Isel *I, const char *name)
 {
@@ -471,6 +503,40 @@ fold2(TOpKind k, TCmp c, int64_t a, int64_t b, int64_t *r)
 	}
 }
 
+/* a op b on f32 constants, rounded once as interpret mode's C; 0 if
+   it cannot be folded. */
+static int
+fold2f(TOpKind k, double a, double b, double *r)
+{
+	float x = (float)a, y = (float)b;
+
+	switch (k) {
+	case TOP_ADD: *r = x + y; return 1;
+	case TOP_SUB: *r = x - y; return 1;
+	case TOP_MUL: *r = x * y; return 1;
+	case TOP_DIV: *r = x / y; return 1;
+	default: return 0;
+	}
+}
+
+/* A scalar f32 op on constants folded into *out; 1 when folded. */
+static int
+fold_f32(Isel *I, const TOp *o, Val *out)
+{
+	const Val *a = o->narg > 0 ? &I->val[o->arg[0]] : NULL;
+	const Val *b = o->narg > 1 ? &I->val[o->arg[1]] : NULL;
+	double r;
+
+	if (o->narg != 2 || !a->isconst || !b->isconst ||
+	    tv(I, o->arg[0])->dtype != DT_F32 ||
+	    tv(I, o->arg[1])->dtype != DT_F32 ||
+	    !fold2f(o->op, a->cf, b->cf, &r))
+		return 0;
+	out->isconst = 1;
+	out->cf = (float)r;
+	return 1;
+}
+
 /*
  * Folds a scalar op whose operands are constants, and bool and/or/select
  * with one constant operand (the grid pipeline's conditions often are
@@ -485,6 +551,8 @@ fold(Isel *I, const TOp *o, Val *out)
 	int kb = o->narg > 1 && isel_cst(I, o->arg[1], &b);
 	DType t = tv(I, o->res[0])->dtype;
 
+	if (t == DT_F32)
+		return fold_f32(I, o, out);
 	if (t != DT_I32 && t != DT_BOOL)
 		return 0;
 	if (o->op == TOP_SELECT && ka) {
@@ -584,6 +652,7 @@ op(Isel *I, const TOp *o)
 	}
 	case TOP_FOR: lower_for(I, o); break;
 	case TOP_IF: lower_if(I, o); break;
+	case TOP_TRAP: trap(I, o); break;
 	case TOP_TRACE:
 		addi(I, o->u.cst.i ? OP_TBEGIN : OP_TEND, 0, 0,
 		    region_id(I, o->name ? o->name : I->tf->name));
@@ -653,7 +722,7 @@ operands(Isel *I)
 			o.name = b->name;
 			o.dtype = mdtype(b->dtype);
 			o.rank = b->shape.rank;
-			o.bytes = (uint64_t)dtype_size(b->dtype);
+			o.bytes = (uint64_t)isel_esize(b);
 			for (j = 0; j < o.rank && j < MACH_MAXRANK; j++) {
 				o.shape[j] = b->shape.d[j];
 				o.bytes *= (uint64_t)b->shape.d[j];

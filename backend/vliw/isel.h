@@ -1,7 +1,8 @@
 /*
  * isel.h - what the files of instruction selection share (isel.c,
- * isel_ref.c, isel_vec.c, isel_dma.c): the selector's state, the
- * resolved memory views, and the helpers each file takes from another.
+ * isel_ref.c, isel_vec.c, isel_vdiv.c, isel_dma.c ...): the selector's
+ * state, the resolved memory views, and the helpers each file takes from
+ * another.
  * Internal to backend/vliw/; the pass's entry is vliw_isel (vliw.h).
  */
 #ifndef PALLAS_ISEL_H
@@ -114,6 +115,14 @@ int isel_madd(Isel *I, int a, int b, int64_t k);	/* a + b * k */
 /* Scalar i32 a / divisor (rem: a % divisor), truncating: a register. */
 int isel_sdiv(Isel *I, int a, TRef divisor, int rem);
 
+/* Scalar f32 x / y (registers), correctly rounded: a register. */
+int isel_sfdiv(Isel *I, int x, int y);
+
+/* ------------------------------------------------------------ isel_vdiv.c */
+/* One tile: i32 a / b (rem: a % b) truncating, b the tile of value
+   divisor (a splat of a constant folds). */
+int isel_vdiv_i32(Isel *I, int a, int b, TRef divisor, int rem);
+
 /* ------------------------------------------------------------ isel_ref.c */
 const TBuf *isel_rbuf(Isel *I, const Ref *r);
 /* Marks the memory op in as touching only buffer b (LIns.mlo/mhi). */
@@ -124,6 +133,8 @@ Ref *isel_narrow(Isel *I, const Ref *r, const TOp *o, int n,
 int isel_region(Isel *I, const Ref *r, int64_t *R, int64_t *C);
 void isel_mat(const TBuf *b, int64_t *R, int64_t *C);
 int isel_address(Isel *I, const Ref *r, int64_t *imm);
+/* Bytes of an element of b in HBM or SMEM (1 for HBM bool and i8). */
+int64_t isel_esize(const TBuf *b);
 /* TOP_LOAD (store 0) and TOP_STORE of vectors in VMEM, any layout. */
 void isel_vaccess(Isel *I, const TOp *o, int store);
 /* TOP_SLOAD / TOP_SSTORE of 32-bit words in SMEM (row-major, any rank). */

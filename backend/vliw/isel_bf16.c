@@ -1,6 +1,7 @@
 /*
- * isel_bf16.c - instruction selection for bf16 vectors: loads and stores
- * of packed VMEM tiles, and converts between f32 (or i32) and bf16.
+ * isel_bf16.c - instruction selection for packed vectors (bf16, i8):
+ * loads and stores of packed VMEM tiles, and converts between f32 (or
+ * i32) and bf16 or i8.
  *
  * A bf16 vreg is packed: (2S, L) elements, row i of the vreg in the low
  * half of word row i, row S + i in the high half (vpack.bf16, and the
@@ -18,6 +19,14 @@
  * Converts: f32 -> bf16 packs the vregs of rows 2i and 2i + 1 (round to
  * nearest even); bf16 -> f32 unpacks the low and high halves.  There is
  * no bf16 arithmetic here: the lowering computes it in f32 (lower_ew.c).
+ *
+ * i8 vregs and VMEM tiles are packed the same way by bytes: (4S, L)
+ * elements, row g * S + i in byte g of word row i.  Accesses load and
+ * store whole word rows (partial tiles merge their bytes); a view of at
+ * most S rows starting at group g shifts by 8g bits; views inside a
+ * group and at any column are as bf16's; converts to i8 saturate
+ * (vmin / vmax) and pack four vregs' low bytes, from i8 sign-extend a
+ * byte (vshl, vsra).
  */
 #include "backend/vliw/isel.h"
 
@@ -59,41 +68,45 @@ log2i(int64_t x)
 
 typedef struct Pk {
 	int64_t T;		/* rows per packed tile */
-	int64_t half;		/* static: the view starts at row half * S */
-	int64_t w;		/* ... plus w rows (word rows into the half) */
+	int64_t part;		/* static: the view starts at row part * S */
+	int64_t w;		/* ... plus w rows (word rows into the part) */
 	int64_t off;		/* its first column's lane in a tile */
-	int shv;		/* a vreg of shift counts (0 or 16), or 0 */
-	int dyn;		/* the half is dynamic */
+	int shv;		/* a vreg of shift counts (bits of the part), 0 */
+	int dyn;		/* the part is dynamic */
 } Pk;
 
 /*
  * The view's address (a->base, a->imm at its first tile) and where in
- * the tile it starts: a static half, or (dynamic row starts that are
- * multiples of S but not of 2S) a shift count computed at run time.
+ * the tile it starts: a static part (bf16 half, i8 byte), or (dynamic
+ * row starts that are multiples of S but not of the tile) a shift count
+ * computed at run time.
  */
 static int
 address(Isel *I, VAcc *a, Pk *k)
 {
 	Ref q = *a->q;
-	int rr = q.rank - 2, x, t, sh;
+	int rr = q.rank - 2, x, t, sh, bits = 32 / a->pack;
 	int64_t lt = 0, ls = 0;
 
-	k->T = 2 * a->S;
+	k->T = a->pack * a->S;
 	if (rr < 0)
-		return unsupported(I, "a rank-1 bf16 vector access");
+		return unsupported(I, arena_printf(I->a, "a rank-1 %s vector "
+		    "access", dtype_name(a->t->dtype)));
 	k->w = a->r0 % a->S;
 	if (k->w && k->w + a->R > a->S)
-		return unsupported(I, "a bf16 view that starts inside a half "
-		    "tile and leaves it");
-	k->half = a->r0 % k->T / a->S;
+		return unsupported(I, arena_printf(I->a, "a %s view that "
+		    "starts inside a sublane group and leaves it",
+		    dtype_name(a->t->dtype)));
+	k->part = a->r0 % k->T / a->S;
 	k->off = a->c0 % a->L;
 	q.start[rr] -= a->r0 % k->T;
 	q.start[rr + 1] -= k->off;
 	if (q.dyn[rr] && q.mult[rr] % k->T) {
 		if (q.mult[rr] % a->S || (lt = log2i(k->T)) < 0 ||
 		    (ls = log2i(a->S)) < 0)
-			return unsupported(I, "a dynamic bf16 row start "
-			    "that is not a multiple of the sublanes");
+			return unsupported(I, arena_printf(I->a, "a dynamic %s "
+			    "row start that is not a multiple of the "
+			    "sublanes", dtype_name(a->t->dtype)));
 		k->dyn = 1;
 		q.dyn[rr] = 0;
 	}
@@ -102,9 +115,9 @@ address(Isel *I, VAcc *a, Pk *k)
 		return -1;
 	if (k->dyn) {
 		x = a->q->dyn[rr];
-		if (k->half) {
+		if (k->part) {
 			t = sreg(I);
-			addi(I, OP_SADDI, t, x, a->S);
+			addi(I, OP_SADDI, t, x, k->part * a->S);
 			x = t;
 		}
 		t = sreg(I);
@@ -113,13 +126,13 @@ address(Isel *I, VAcc *a, Pk *k)
 		sh = sreg(I);
 		addi(I, OP_SSHRI, sh, x, ls);
 		t = sreg(I);
-		addi(I, OP_SANDI, t, sh, 1);
+		addi(I, OP_SANDI, t, sh, a->pack - 1);
 		sh = sreg(I);
-		addi(I, OP_SSHLI, sh, t, 4);
+		addi(I, OP_SSHLI, sh, t, log2i(bits));
 		k->shv = vreg(I);
 		add(I, OP_VBCAST, k->shv, sh, 0, 0);
-	} else if (k->half)
-		k->shv = cst(I, 16);
+	} else if (k->part)
+		k->shv = cst(I, (uint32_t)(k->part * bits));
 	if (!a->base)
 		a->base = I->zero;
 	return 0;
@@ -174,6 +187,29 @@ load_one(Isel *I, const VAcc *a, const Pk *k, int64_t delta, int64_t n)
 	return op2(I, OP_VOR, lo, hi);
 }
 
+/*
+ * The bits of packed words that a store of rows [0, n) of a tile keeps:
+ * parts g >= n / S of every word row, and part n / S of word rows
+ * n % S and up (w bits a part).
+ */
+static int
+keep_mask(Isel *I, const VAcc *a, int64_t n)
+{
+	int w = 32 / a->pack, g = (int)(n / a->S), io, m, d;
+	uint32_t all = g >= a->pack ? 0 : ~0u << (w * g);
+	uint32_t part = all & ~(((1u << w) - 1) << (w * g));
+
+	if (n % a->S == 0)
+		return cst(I, all);
+	io = vreg(I);
+	add(I, OP_VIOTAS, io, 0, 0, 0);
+	m = llo_new_reg(I->f, LC_M);
+	add(I, OP_VCMPLTI, m, io, cst(I, (uint32_t)(n % a->S)), 0);
+	d = vreg(I);
+	add(I, OP_VSEL, d, cst(I, part), cst(I, all), m);
+	return d;
+}
+
 static void
 store_one(Isel *I, const VAcc *a, const Pk *k, int64_t delta, int64_t n,
     int v, int lm)
@@ -183,6 +219,11 @@ store_one(Isel *I, const VAcc *a, const Pk *k, int64_t delta, int64_t n,
 
 	if (!k->shv && n == k->T) {
 		isel_vacc_mem(I, a, 1, v, delta, &p, lm);
+		return;
+	}
+	if (a->pack > 2) {		/* i8: rows [0, n) of an aligned tile */
+		merge(I, a, delta, n < a->S ? n : a->S, v, keep_mask(I, a, n),
+		    lm);
 		return;
 	}
 	if (!k->shv) {			/* rows [0, n) of an aligned tile */
@@ -200,10 +241,11 @@ store_one(Isel *I, const VAcc *a, const Pk *k, int64_t delta, int64_t n,
 		merge(I, a, delta, n < a->S ? n : a->S, v, keep, lm);
 		return;
 	}
-	/* rows in the high halves of this tile (shifted), then the low
-	   halves of the next */
+	/* rows in the high halves (i8: one byte) of this tile (shifted),
+	   then (bf16) the low halves of the next */
 	keep = vreg(I);
-	add(I, OP_VNOT, keep, op2(I, OP_VSHL, cst(I, 0xffffu), k->shv), 0, 0);
+	add(I, OP_VNOT, keep, op2(I, OP_VSHL, cst(I, a->pack > 2 ? 0xffu :
+	    0xffffu), k->shv), 0, 0);
 	merge(I, a, delta, n < a->S ? n : a->S, op2(I, OP_VSHL, v, k->shv),
 	    keep, lm);
 	if (n > a->S)
@@ -292,9 +334,10 @@ column_row(Isel *I, const VAcc *a, const Pk *k, Val *out)
 	int64_t nc = (a->C + a->L - 1) / a->L, l, j, s, t, dl;
 	int *r = isel_vregs(I, a->t), n = 0, ns, src[64], dst[64], x = 0, b;
 
-	if (a->L / a->S > 64 || k->half || k->w || k->dyn)
-		return (void)unsupported(I, "a bf16 column view at this row "
-		    "or on this preset");
+	if (a->pack > 2 || a->L / a->S > 64 || k->part || k->w || k->dyn)
+		return (void)unsupported(I, arena_printf(I->a, "a %s column "
+		    "view at this row or on this preset",
+		    dtype_name(a->t->dtype)));
 	for (l = 0; l < a->lead; l++) {
 		dl = isel_vacc_ldelta(a, l);
 		for (j = 0; j < nc; j++, n++) {
@@ -329,17 +372,18 @@ isel_bf16_access(Isel *I, VAcc *a, const int *v, Val *out)
 
 	if ((lk != TL_NATIVE && (!a->store || (lk != TL_LANE_REPL &&
 	    lk != TL_SUBLANE_REPL))) || (a->colrow && a->store) || a->rstep)
-		return (void)unsupported(I, "a bf16 vector access of this "
-		    "layout or view");
+		return (void)unsupported(I, arena_printf(I->a, "a %s vector "
+		    "access of this layout or view", dtype_name(a->t->dtype)));
 	if (address(I, a, &k))
 		return;
 	if (a->colrow)
 		return column_row(I, a, &k, out);
 	nr = (a->R + k.T - 1) / k.T;
 	nc = (a->C + a->L - 1) / a->L;
-	if (k.dyn && a->R > a->S)
-		return (void)unsupported(I, "a bf16 access of more than S rows "
-		    "at a dynamic half-tile row");
+	if ((k.dyn || (k.shv && a->pack > 2)) && a->R > a->S)
+		return (void)unsupported(I, arena_printf(I->a, "a %s access "
+		    "of more than S rows starting inside a tile",
+		    dtype_name(a->t->dtype)));
 	if (!a->store)
 		r = isel_vregs(I, a->t);
 	for (l = 0; l < a->lead; l++)
@@ -437,20 +481,85 @@ unpack(Isel *I, const TVal *ti, const TVal *to, const int *in, int *v)
 			}
 }
 
+/* i32 or f32 -> i8, saturating: packed vreg (i, j) of rows 4i .. 4i + 3
+   (every byte the same row when sublane-replicated). */
+static void
+pack_i8(Isel *I, const TVal *ti, const TVal *to, const int *in, int *v)
+{
+	int64_t lead, nr, nc, nri, nci, l, i, j, a, g;
+	int sub = to->lay.kind == TL_SUBLANE_REPL, x, w, acc;
+
+	grid(to, &lead, &nr, &nc);
+	grid(ti, &lead, &nri, &nci);
+	for (l = 0; l < lead; l++)
+		for (i = 0; i < nr; i++)
+			for (j = 0; j < nc; j++) {
+				acc = 0;
+				for (g = 0; g < 4; g++) {
+					a = (l * nri + (sub ? 0 : 4 * i + g)) *
+					    nc + j;
+					if (!sub && 4 * i + g >= nri)
+						break;
+					x = in[a];
+					if (ti->dtype == DT_F32)
+						x = op2(I, OP_VCVTFI, x, 0);
+					x = op2(I, OP_VMAXI, op2(I, OP_VMINI, x,
+					    cst(I, 127)), cst(I, (uint32_t)-128));
+					w = op2(I, OP_VAND, x, cst(I, 0xff));
+					if (g)
+						w = op2(I, OP_VSHL, w,
+						    cst(I, (uint32_t)(8 * g)));
+					acc = acc ? op2(I, OP_VOR, acc, w) : w;
+				}
+				v[(l * nr + i) * nc + j] = acc;
+			}
+}
+
+/* i8 -> i32 or f32: vreg (i, j) from byte i % 4, sign-extended. */
+static void
+unpack_i8(Isel *I, const TVal *ti, const TVal *to, const int *in, int *v)
+{
+	int64_t lead, nr, nc, nri, nci, l, i, j, a, g;
+	int sub = to->lay.kind == TL_SUBLANE_REPL, x;
+
+	grid(to, &lead, &nr, &nc);
+	grid(ti, &lead, &nri, &nci);
+	for (l = 0; l < lead; l++)
+		for (i = 0; i < nr; i++)
+			for (j = 0; j < nc; j++) {
+				a = (l * nri + (sub ? 0 : i / 4)) * nc + j;
+				g = sub ? 0 : i % 4;
+				x = in[a];
+				if (g < 3)
+					x = op2(I, OP_VSHL, x,
+					    cst(I, (uint32_t)(24 - 8 * g)));
+				x = op2(I, OP_VSRA, x, cst(I, 24));
+				if (to->dtype == DT_F32)
+					x = op2(I, OP_VCVTIF, x, 0);
+				v[(l * nr + i) * nc + j] = x;
+			}
+}
+
 void
 isel_convert_bf16(Isel *I, const TOp *o, Val *out)
 {
 	const TVal *ti = tv(I, o->arg[0]), *to = tv(I, o->res[0]);
-	DType other = ti->dtype == DT_BF16 ? to->dtype : ti->dtype;
+	DType other = ti->dtype == DT_BF16 || ti->dtype == DT_I8 ? to->dtype :
+	    ti->dtype;
 
 	if (ti->lay.kind != to->lay.kind || to->shape.rank < 1 ||
 	    ti->shape.rank != to->shape.rank || ti->dtype == to->dtype ||
-	    (other != DT_F32 && other != DT_I32))
+	    (other != DT_F32 && other != DT_I32) ||
+	    (ti->dtype == DT_I8 && to->dtype == DT_BF16))
 		return (void)unsupported(I, arena_printf(I->a, "a convert from "
 		    "%s to %s", dtype_name(ti->dtype), dtype_name(to->dtype)));
 	out->v = isel_vregs(I, to);
 	out->nv = to->lay.nvreg;
-	if (to->dtype == DT_BF16)
+	if (to->dtype == DT_I8)
+		pack_i8(I, ti, to, I->val[o->arg[0]].v, out->v);
+	else if (ti->dtype == DT_I8)
+		unpack_i8(I, ti, to, I->val[o->arg[0]].v, out->v);
+	else if (to->dtype == DT_BF16)
 		pack(I, ti, to, I->val[o->arg[0]].v, out->v);
 	else
 		unpack(I, ti, to, I->val[o->arg[0]].v, out->v);

@@ -7,12 +7,16 @@
  * leading dims, tile axes (row and column tiles of tiled VMEM, split the
  * same way on the other side), in-tile axes, the contiguous run last;
  * adjacent axes that are contiguous together on both sides merge.  bf16
- * copies use the packed mode (MACH_DMA_PACKED): columns and rows in dims
- * 0 and 1, the VMEM side in packed tiles.  The leading dims that do not
- * fit in the descriptor's 4 dims are iterated statically, one descriptor
- * each (plan()); every descriptor raises the flag once, and the wait
- * takes isel_dma_count() of it, which depends only on the view's shape,
- * so the start and the wait agree whichever side the wait names.
+ * and i8 copies use the packed mode (MACH_DMA_PACKED, element size 2 and
+ * 1): columns and rows in dims 0 and 1, the VMEM side in packed tiles.
+ * bool copies and SMEM i8 copies move a byte an element (HBM holds them
+ * so; VMEM bool words and SMEM words take the low byte).  Rows and
+ * columns that are not whole tiles split into pieces that start at a
+ * tile; the leading dims that do not fit in the descriptor's 4 dims are
+ * iterated statically, one descriptor each (plan()); every descriptor
+ * raises the flag once, and the wait takes isel_dma_count() of it,
+ * which depends only on the view's shape, so the start and the wait
+ * agree whichever side the wait names.
  */
 #include "backend/vliw/isel.h"
 
@@ -89,12 +93,12 @@ dim_stride(Isel *I, const TBuf *b, int bd)
 
 	isel_mat(b, &R, &C);
 	if (b->space != TS_VMEM) {
-		st = b->dtype == DT_BF16 ? 2 : 4;
+		st = isel_esize(b);
 		for (i = rank - 1; i > bd; i--)
 			st *= b->shape.d[i];
 		return st;
 	}
-	T = b->dtype == DT_BF16 ? 2 * S : S;
+	T = dtype_packing(b->dtype) * S;
 	st = (C + L - 1) / L * S * L * 4;
 	if (bd == rank - 2)
 		return st;
@@ -104,39 +108,115 @@ dim_stride(Isel *I, const TBuf *b, int bd)
 	return st;
 }
 
+/* A byte copy: bool and i8 move one byte an element (HBM holds them
+   so; VMEM bool in the low byte of a word, VMEM i8 in the bytes of
+   packed words, SMEM the low byte of a word). */
+static int
+bytewise(DType dt)
+{
+	return dt == DT_BOOL || dt == DT_I8;
+}
+
+/* Copies of packed VMEM tiles (MACH_DMA_PACKED): bf16, i8 with no SMEM
+   side (SMEM holds i8 a word an element). */
+static int
+packed(DType dt, int dir)
+{
+	return dt == DT_BF16 || (dt == DT_I8 && dir != MACH_DMA_HBM_SMEM &&
+	    dir != MACH_DMA_SMEM_HBM);
+}
+
+/* A piece of a view dim: elements [off, off + n). */
+typedef struct Seg {
+	int64_t off, n;
+} Seg;
+
 /*
- * The descriptors of a copy of view r (of dtype dt): *nstat leading view
- * dims are iterated statically, and the count returned is the product
- * of their sizes.  Counts the dims the rest may need (a leading dim one,
- * rows and columns one each or two when above a tile; packed bf16 rows
- * and columns two in all) and takes outer leading dims until 4 remain.
+ * The pieces of a view dim of n elements over tiles of t: one when n
+ * fits a tile or is whole tiles; else the whole tiles, then the rest;
+ * or (each) one per tile.  At most MAXDESC (then 0).
+ */
+static int
+segs(int64_t n, int64_t t, int each, Seg *s)
+{
+	int64_t k, whole = n / t * t;
+
+	if (each) {
+		if ((n + t - 1) / t > MAXDESC)
+			return 0;
+		for (k = 0; k * t < n; k++)
+			s[k] = (Seg){ k * t, n - k * t < t ? n - k * t : t };
+		return (int)k;
+	}
+	if (n <= t || whole == n) {
+		s[0] = (Seg){ 0, n };
+		return 1;
+	}
+	s[0] = (Seg){ 0, whole };
+	s[1] = (Seg){ whole, n - whole };
+	return 2;
+}
+
+/* How a copy of view r (of dtype dt) splits into descriptors. */
+typedef struct Plan {
+	int nstat;		/* leading view dims iterated statically */
+	int64_t nlead;		/* the product of their sizes */
+	int nrs, ncs;		/* pieces of the rows and columns */
+	Seg rs[MAXDESC], cs[MAXDESC];
+} Plan;
+
+/*
+ * The descriptors of a copy of view r: the *nstat outer leading view
+ * dims are iterated statically; the last two view dims split into
+ * pieces that each start at a tile of a tiled VMEM side (segs(): rows
+ * by S, columns by L; bool rows by S-row groups when they would take
+ * two axes; packed bf16 and i8 copies not at all).  Decided by the
+ * shape alone, so that a wait naming either side takes as many.
+ * Counts the dims each piece may need (a leading dim one, rows and
+ * columns one each or two when above a tile, a bool copy's unit run
+ * one; packed rows and columns two in all) and takes outer leading dims
+ * until 4 remain.  The number of
+ * descriptors, 0 for a view that has none or too many.
  */
 static int64_t
-plan(Isel *I, const Ref *r, DType dt, int *nstat)
+plan(Isel *I, const Ref *r, DType dt, Plan *p)
 {
-	int64_t S = I->mp->sublanes, L = I->mp->lanes, D = 1;
-	int n = r->nvd, k, a = 0;
+	int64_t S = I->mp->sublanes, L = I->mp->lanes, R, C;
+	int n = r->nvd, k, a = 0, each = 0;
+	int pk = dt == DT_BF16 || dt == DT_I8;	/* packed() but for SMEM */
 
-	for (k = 0; k < n - 2; k++)
-		a += r->size[k] > 1;
-	if (dt == DT_BF16)
-		a += 2;
-	else {
-		if (n >= 2 && r->size[n - 2] > 1)
-			a += r->size[n - 2] > S ? 2 : 1;
-		a += n >= 1 && r->size[n - 1] > L ? 2 : 1;
-	}
-	*nstat = 0;
-	for (k = 0; k < n - 2 && a > 4; k++)
-		if (r->size[k] > 1) {
-			D *= r->size[k];
-			a--;
-			*nstat = k + 1;
-		}
 	for (k = 0; k < n; k++)
 		if (r->size[k] < 1)
 			return 0;
-	return D;
+	R = n >= 2 ? r->size[n - 2] : 1;
+	C = n >= 1 ? r->size[n - 1] : 1;
+	for (k = 0; k < n - 2; k++)
+		a += r->size[k] > 1;
+	if (pk)
+		a += 2;
+	else {
+		a += R > 1 ? (R > S ? 2 : 1) : 0;
+		a += (C > L ? 2 : 1) + bytewise(dt);
+	}
+	p->nstat = 0;
+	p->nlead = 1;
+	for (k = 0; k < n - 2 && a > 4; k++)
+		if (r->size[k] > 1) {
+			p->nlead *= r->size[k];
+			a--;
+			p->nstat = k + 1;
+		}
+	if (a > 4 && dt == DT_BOOL && R > S)
+		each = 1;
+	if (pk || n < 2) {
+		p->nrs = 1;
+		p->rs[0] = (Seg){ 0, R };
+	} else
+		p->nrs = segs(R, S, each, p->rs);
+	p->ncs = pk || n < 1 ? 1 : segs(C, L, 0, p->cs);
+	if (p->ncs == 1)
+		p->cs[0] = (Seg){ 0, C };
+	return p->nrs * p->ncs * p->nlead;
 }
 
 /* Descriptors of one copy whose wait names ref (either side). */
@@ -144,9 +224,9 @@ int64_t
 isel_dma_count(Isel *I, TRef ref)
 {
 	const Ref *r = I->val[ref].ref;
-	int ns;
+	Plan p;
 
-	return plan(I, r, isel_rbuf(I, r)->dtype, &ns);
+	return plan(I, r, isel_rbuf(I, r)->dtype, &p);
 }
 
 /* ------------------------------------------------------------ axes */
@@ -198,12 +278,13 @@ merge(Axis *ax, int na)
 }
 
 /*
- * Axes of a 4-byte copy over view dims ns.. of both sides: outer (leading
- * dims, tile axes), then in-tile axes, then a unit run if the last is not
- * contiguous; merged.  The number of axes, or -1 (reported).
+ * Axes of a copy of e-byte elements over view dims ns.. of both sides:
+ * outer (leading dims, tile axes), then in-tile axes, then a unit run if
+ * the last is not contiguous; merged.  The number of axes, or -1
+ * (reported).
  */
 static int
-plain_axes(Isel *I, const Ref *const *side, int ns, Axis *ax)
+plain_axes(Isel *I, const Ref *const *side, int ns, int64_t e, Axis *ax)
 {
 	Axis in[MAXAXIS];
 	int64_t st[2], T[2], tst[2], off[2], n, t;
@@ -233,8 +314,8 @@ plain_axes(Isel *I, const Ref *const *side, int ns, Axis *ax)
 	}
 	for (k = 0; k < ni; k++)
 		ax[na++] = in[k];
-	if (!na || ax[na - 1].st[0] != 4 || ax[na - 1].st[1] != 4)
-		ax[na++] = (Axis){ 1, { 4, 4 } };
+	if (!na || ax[na - 1].st[0] != e || ax[na - 1].st[1] != e)
+		ax[na++] = (Axis){ 1, { e, e } };
 	na = merge(ax, na);
 	if (na > 4)
 		return unsupported(I, "a DMA view whose last dim is not "
@@ -243,9 +324,9 @@ plain_axes(Isel *I, const Ref *const *side, int ns, Axis *ax)
 }
 
 /*
- * Axes of a packed bf16 copy: columns (dim 0, contiguous in HBM), rows
- * (dim 1: the row tiles' stride on a VMEM side), the leading view dims
- * from ns on.  The number of axes, or -1 (reported).
+ * Axes of a packed (bf16, i8) copy: columns (dim 0, contiguous in
+ * HBM), rows (dim 1: the row tiles' stride on a VMEM side), the leading
+ * view dims from ns on.  The number of axes, or -1 (reported).
  */
 static int
 packed_axes(Isel *I, const Ref *const *side, int ns, Axis *ax)
@@ -357,60 +438,112 @@ same_shape(Isel *I, const Ref *a, const Ref *b)
 	return 1;
 }
 
-/*
- * A copy between two views of the same shape: plan() descriptors, one
- * per static index of the outer leading dims (an offset per side from
- * the view's base address); axes from plain_axes() or packed_axes(),
- * innermost as dim 0.
- */
-void
-isel_dma(Isel *I, const TOp *o)
+/* Ref r narrowed to a piece: rows rs and columns cs of its view. */
+static const Ref *
+piece(Isel *I, const Ref *r, const Seg *rs, const Seg *cs)
 {
-	const Ref *side[2] = { I->val[o->arg[0]].ref, I->val[o->arg[1]].ref };
-	int dir = dma_dir(side[0]->space, side[1]->space), ns, na, w, k, i;
-	DType dt = isel_rbuf(I, side[0])->dtype;
-	int64_t D, idx, desc, extra[2], es = dt == DT_BF16 ? 2 : 4;
+	Ref *q = arena_alloc(I->a, sizeof *q);
+	int n = r->nvd;
+
+	*q = *r;
+	if (n >= 2) {
+		q->start[r->vdim[n - 2]] += rs->off;
+		q->size[n - 2] = rs->n;
+	}
+	if (n >= 1) {
+		q->start[r->vdim[n - 1]] += cs->off;
+		q->size[n - 1] = cs->n;
+	}
+	return q;
+}
+
+/* Which copies the machine has: a direction, one dtype and shape, bf16
+   through VMEM. */
+static int
+copyable(Isel *I, const Ref *const *side, int dir, DType dt)
+{
+	int smem = dir == MACH_DMA_HBM_SMEM || dir == MACH_DMA_SMEM_HBM;
+
+	if (!dir || !same_shape(I, side[0], side[1]))
+		return 0;
+	if (dt == DT_BF16)
+		return !smem;
+	return dt == DT_I8 || dtype_size(dt) == 4;
+}
+
+/*
+ * The descriptors of one piece (views p): one per static index of the
+ * outer leading dims (an offset per side from the piece's base
+ * address); axes from plain_axes() or packed_axes(), innermost as dim 0.
+ */
+static void
+copy_piece(Isel *I, const TOp *o, const Ref *const *p, int dir, DType dt,
+    const Plan *pl)
+{
+	int64_t es = dt == DT_BF16 ? 2 : bytewise(dt) ? 1 : 4, idx, desc;
+	int64_t extra[2];
+	int na, w, k, i, pk = packed(dt, dir);
 	Axis ax[MAXAXIS], dax[4];
 	Addr at[2];
 	uint32_t ctrl;
 
-	if (!dir || !same_shape(I, side[0], side[1]) ||
-	    (dt != DT_BF16 && dtype_size(dt) != 4) || (dt == DT_BF16 &&
-	    (dir == MACH_DMA_HBM_SMEM || dir == MACH_DMA_SMEM_HBM)))
-		return (void)unsupported(I, "this DMA shape");
-	D = plan(I, side[0], dt, &ns);
-	if (D < 1 || D > MAXDESC)
-		return (void)unsupported(I, "a DMA of this many descriptors");
-	if (I->desc_base + 64 * (I->ndesc + D) > (int64_t)I->mp->smem_bytes)
-		return (void)unsupported(I, "more DMA descriptors than SMEM "
-		    "holds");
-	na = dt == DT_BF16 ? packed_axes(I, side, ns, ax) :
-	    plain_axes(I, side, ns, ax);
+	na = pk ? packed_axes(I, p, pl->nstat, ax) :
+	    plain_axes(I, p, pl->nstat, es, ax);
 	if (na < 0)
 		return;
 	for (i = 0; i < na; i++)	/* innermost first */
-		dax[i] = ax[dt == DT_BF16 ? i : na - 1 - i];
+		dax[i] = ax[pk ? i : na - 1 - i];
 	ctrl = (uint32_t)(dir | na << 4 | es << 8);
-	if (dt == DT_BF16)
+	if (pk)
 		ctrl |= MACH_DMA_PACKED;
 	for (w = 0; w < 2; w++)
-		side_base(I, side[w], &at[w]);
-	for (i = 0; i < D; i++) {
+		side_base(I, p[w], &at[w]);
+	for (i = 0; i < pl->nlead; i++) {
 		desc = I->desc_base + 64 * (int64_t)I->ndesc++;
 		desc_words(I, desc, ctrl, dax, na);
 		for (w = 0; w < 2; w++) {
 			extra[w] = 0;
-			for (idx = i, k = ns - 1; k >= 0; k--) {
-				extra[w] += idx % side[w]->size[k] *
-				    dim_stride(I, isel_rbuf(I, side[w]),
-				    side[w]->vdim[k]);
-				idx /= side[w]->size[k];
+			for (idx = i, k = pl->nstat - 1; k >= 0; k--) {
+				extra[w] += idx % p[w]->size[k] *
+				    dim_stride(I, isel_rbuf(I, p[w]),
+				    p[w]->vdim[k]);
+				idx /= p[w]->size[k];
 			}
 			side_addr(I, &at[w], desc, w ? MACH_DMA_DST_LO :
 			    MACH_DMA_SRC_LO, extra[w]);
 		}
 		isel_flag_op(I, o, OP_DMA, I->zero, desc);
 	}
+}
+
+/*
+ * A copy between two views of the same shape: plan()'s pieces, each
+ * copied by copy_piece().
+ */
+void
+isel_dma(Isel *I, const TOp *o)
+{
+	const Ref *side[2] = { I->val[o->arg[0]].ref, I->val[o->arg[1]].ref };
+	const Ref *p[2];
+	int dir = dma_dir(side[0]->space, side[1]->space), i, j, w;
+	DType dt = isel_rbuf(I, side[0])->dtype;
+	int64_t D;
+	Plan pl;
+
+	if (!copyable(I, side, dir, dt))
+		return (void)unsupported(I, "this DMA shape");
+	D = plan(I, side[0], dt, &pl);
+	if (D < 1 || D > MAXDESC)
+		return (void)unsupported(I, "a DMA of this many descriptors");
+	if (I->desc_base + 64 * (I->ndesc + D) > (int64_t)I->mp->smem_bytes)
+		return (void)unsupported(I, "more DMA descriptors than SMEM "
+		    "holds");
+	for (i = 0; i < pl.nrs && !I->err; i++)
+		for (j = 0; j < pl.ncs && !I->err; j++) {
+			for (w = 0; w < 2; w++)
+				p[w] = piece(I, side[w], &pl.rs[i], &pl.cs[j]);
+			copy_piece(I, o, p, dir, dt, &pl);
+		}
 	if (side[0]->space == TS_HBM)
 		I->role[isel_rbuf(I, side[0])->src] |= 1;
 	if (side[1]->space == TS_HBM)

@@ -40,14 +40,27 @@
  *           place at its end (trip 1's are set up before the loop, in a
  *           block of their own), so a trip's loads need no address
  *           arithmetic first.  Epilogue: the pops of the last trip.
+ * Partial:  M, K and N need not be multiples of the vreg rows, L or D:
+ *           the operands are padded to whole tiles inside the MXUs.  A
+ *           weight tile's pushes past its last K rows (trans_b: N
+ *           columns) are left out, and the latch's zeros stand in; the
+ *           other pushes outside the operand push a zero vreg (N columns
+ *           no store keeps; trans_b: K blocks no matmul reads); K rows
+ *           and LHS K columns past the operand are zeroed (the padding
+ *           of a VMEM tile may hold anything, NaN too); matmuls of K
+ *           blocks past the operand are left out; dst vregs are stored
+ *           with sublane and lane masks, or not at all.  This needs the
+ *           partial tile's place to be static: a partial K (N) tile
+ *           whose set does not hold every K (N) tile, or a partial row
+ *           group in a looped stream of several trips a set, is split
+ *           off into a matmul of its own (split()).
  * Ordering: the scheduler (sched.c) keeps each MXU's pushes, latches and
  *           matmuls in order, spaces matmuls by their busy time, and
  *           places every pop after its FIFO entry is ready, across
  *           blocks too; so no delays are needed here.
- * Subset:   f32 result, f32 or bf16 operands (both the same), M a multiple
- *           of the rows of an LHS vreg, K and N multiples of the MXU
- *           size, which is a multiple of the lanes.  Anything else is
- *           reported to the caller.
+ * Subset:   f32 result, f32 or bf16 operands (both the same), an MXU size
+ *           that is a multiple of the lanes and of an LHS vreg's rows.
+ *           Anything else is reported to the caller.
  * Entry:    vliw_isel_matmul(LFunc *, int *cur, const VliwMM *)
  * Tests:    tests/unit/check_mxu.c; tests/unit/check_vliw.c (e2e_matmul_*).
  */
@@ -65,7 +78,8 @@ typedef struct Mm {
 	const VliwMM *mm;
 	int cur;
 	int64_t S, L, D, q, pk;	/* sublanes, lanes, MXU size, D / L, pack */
-	int64_t mt;		/* row groups */
+	int64_t M, K, N;	/* the matmul's extents */
+	int64_t mt;		/* row groups (the last may be partial) */
 	int64_t a, b;		/* K tiles and N tiles of a set */
 	int64_t c;		/* replicas of a set: step u uses MXUs
 				   (u % c) * a * b .. */
@@ -171,6 +185,103 @@ vst(Mm *m, int v, int base, int64_t imm)
 	return in;
 }
 
+/* ---------------------------------------------------- partial tiles */
+
+/* n clamped to [0, hi]. */
+static int64_t
+clamp(int64_t n, int64_t hi)
+{
+	return n < 0 ? 0 : n > hi ? hi : n;
+}
+
+/* The K rows of the set's K tile ka inside the operands: D, but fewer in
+   a last, partial tile, which plan() keeps in a set of every K tile (so
+   ka is the tile's index). */
+static int64_t
+kvalid(const Mm *m, int64_t ka)
+{
+	return m->K % m->D ? clamp(m->K - ka * m->D, m->D) : m->D;
+}
+
+/* The N columns of the set's N tile j inside the operands (as kvalid). */
+static int64_t
+nvalid(const Mm *m, int64_t j)
+{
+	return m->N % m->D ? clamp(m->N - j * m->D, m->D) : m->D;
+}
+
+/* A new vreg of v in every element. */
+static int
+vimm(Mm *m, uint32_t v)
+{
+	int r = vreg(m);
+
+	add(m, OP_VBCASTI, r, 0, 0, 0)->imm = (int32_t)v;
+	return r;
+}
+
+/* A mask register of the lanes (sub 0) or sublanes (sub 1) below n (the
+   same ops each time: cse.c and licm.c share them). */
+static int
+below(Mm *m, int sub, int64_t n)
+{
+	int io = vreg(m), k = llo_new_reg(m->f, LC_M);
+
+	add(m, sub ? OP_VIOTAS : OP_VIOTAL, io, 0, 0, 0);
+	add(m, OP_VCMPLTI, k, io, vimm(m, (uint32_t)n), 0);
+	return k;
+}
+
+/* v with lanes n .. L - 1 zero: K columns beyond the operand, whose
+   padding may hold anything (0 * NaN is NaN). */
+static int
+zero_lanes(Mm *m, int v, int64_t n)
+{
+	int d = vreg(m);
+
+	add(m, OP_VSEL, d, v, vimm(m, 0), below(m, 0, n));
+	return d;
+}
+
+/* A packed bf16 vreg (rows 0 .. S-1 low halves, S .. 2S-1 high halves),
+   loaded with its sublanes n .. masked off, with rows n .. 2S-1 zero. */
+static int
+zero_halves(Mm *m, int v, int64_t n)
+{
+	int keep = vimm(m, 0xffffu), k, d = vreg(m);
+
+	if (n > m->S) {
+		k = vreg(m);
+		add(m, OP_VSEL, k, vimm(m, 0xffffffffu), keep,
+		    below(m, 1, n - m->S));
+		keep = k;
+	}
+	add(m, OP_VAND, d, v, keep, 0);
+	return d;
+}
+
+/* A vld / vst's x: sublanes below n, stride 1. */
+static uint16_t
+rows_x(int64_t n)
+{
+	return (uint16_t)(((1u << n) - 1) | 1u << 8);
+}
+
+/* A store of v at base + imm of its rows below rows and its lanes below
+   lanes (a partial dst tile; the rest of dst's tile is left as it is). */
+static void
+dstore(Mm *m, int v, int base, int64_t imm, int64_t rows, int64_t lanes)
+{
+	LIns *in;
+
+	if (lanes < m->L) {
+		in = add(m, OP_VSTMSK, 0, base, v, below(m, 0, lanes));
+		in->imm = (int32_t)imm;
+	} else
+		in = vst(m, v, base, imm);
+	in->x = rows_x(rows);
+}
+
 /* ------------------------------------------------------------ trips */
 
 /* A trip: its indices (static or registers), what it pushes and
@@ -189,6 +300,7 @@ typedef struct Trip {
 typedef struct Addr {
 	int lb, db, wb;
 	int64_t li, di, wi;
+	int64_t g0;		/* step 0's row group (-1: not static) */
 	/* how this trip's pops reach dst: 0 added, 1 stored, 2 stored when
 	   predicate dpred holds (the loop: a trip of the first K group) */
 	int dmode, dpred;
@@ -204,6 +316,7 @@ addresses(Mm *m, const Trip *t, Addr *ad)
 
 	ad->dmode = m->direct || (m->first && !t->kg.r && t->kg.c == 0);
 	ad->dpred = 0;
+	ad->g0 = t->i.r ? -1 : t->i.c * m->U;
 	ad->li = mm->lhs.imm;
 	ad->lb = at(m, mm->lhs.base, t->i, m->U * mm->lhs.rstride, &ad->li);
 	ad->lb = at(m, ad->lb, t->kg, m->a * m->q * mm->lhs.cstride, &ad->li);
@@ -223,21 +336,44 @@ addresses(Mm *m, const Trip *t, Addr *ad)
 	ad->wb = at(m, ad->wb, t->chunk, m->cpt / m->q * r->rstride, &ad->wi);
 }
 
-/* Loads push x of MXU mx's chunk (the tile of the set's ka, j) into a
-   new register; push() pushes it. */
+/*
+ * Loads push x of MXU mx's chunk (the tile of the set's ka, j) into a
+ * new register; push() pushes it.  In a partial tile: 0 (no push) for
+ * the pushes past the last K rows (N columns when trans_b), which come
+ * last and leave the zeros of the latch; a zero vreg for the others
+ * outside the operand (N columns no store keeps; trans_b: a K block no
+ * matmul reads); K rows past the operand zeroed.
+ */
 static int
 wload(Mm *m, const Addr *ad, int64_t mx, int64_t x)
 {
 	const VliwMMOpnd *r = &m->mm->rhs;
-	int tr = m->mm->trans_b, v = vreg(m);
-	int64_t rt = m->D / (m->S * m->pk), ka = mx / m->b, j = mx % m->b, off;
+	int tr = m->mm->trans_b, v;
+	int64_t R = m->S * m->pk, rt = m->D / R, ka = mx / m->b, j = mx % m->b;
+	int64_t off, kin, nin;
+	LIns *in;
 
+	/* the K rows and N columns of the push inside the operands */
+	kin = kvalid(m, ka) - (tr ? x % m->q * m->L : x / m->q * R);
+	nin = nvalid(m, j) - (tr ? x / m->q * R : x % m->q * m->L);
+	if ((tr ? nin : kin) <= 0)
+		return 0;
+	if ((tr ? kin : nin) <= 0)
+		return vimm(m, 0);
 	/* the tile's offset in the set, then the push's row group and
 	   column block */
 	off = tr ? j * rt * r->rstride + ka * m->q * r->cstride :
 	    ka * rt * r->rstride + j * m->q * r->cstride;
 	off += x / m->q * r->rstride + x % m->q * r->cstride;
-	vld(m, v, ad->wb, ad->wi + off);
+	v = vreg(m);
+	in = vld(m, v, ad->wb, ad->wi + off);
+	if (tr && kin < m->L)
+		return zero_lanes(m, v, kin);
+	if (!tr && kin < R) {
+		in->x = rows_x(kin < m->S ? kin : m->S);
+		if (m->pk == 2)
+			return zero_halves(m, v, kin);
+	}
 	return v;
 }
 
@@ -248,6 +384,8 @@ push(Mm *m, int v, int64_t mx, int guard)
 	int tr = m->mm->trans_b, op;
 	int64_t r;
 
+	if (!v)
+		return;
 	op = m->pk == 2 ? (tr ? OP_MPUSHTB : OP_MPUSHB) :
 	    tr ? OP_MPUSHT : OP_MPUSH;
 	for (r = 0; r < m->c; r++)
@@ -298,8 +436,27 @@ sum(Mm *m, int *p, int64_t n)
 	return p[0];
 }
 
+/* The rows and lanes of dst vreg k of step u (of the trip at pa) inside
+   dst: S and L but in a partial tile (a row group's past the last row
+   is only at a static trip, as plan() arranges). */
+static void
+dvalid(const Mm *m, const Addr *pa, int64_t u, int64_t k, int64_t *rows,
+    int64_t *lanes)
+{
+	int64_t j = k / (m->pk * m->q), h = k / m->q % m->pk, cb = k % m->q;
+
+	*rows = m->S;
+	if (m->M % (m->S * m->pk)) {
+		if (pa->g0 < 0)
+			bug("vliw: isel_mxu: a partial row group in a loop");
+		*rows = clamp(m->M - ((pa->g0 + u) * m->pk + h) * m->S, m->S);
+	}
+	*lanes = clamp(nvalid(m, j) - cb * m->L, m->L);
+}
+
 /* The dst vregs of step u (at db + di) in the order of the pops'
-   sums: their offsets, and (unless stored directly) their loads. */
+   sums: their offsets, and (unless stored directly) their loads; none
+   for a vreg outside dst. */
 static void
 dload(Mm *m, const Addr *pa, int64_t u, int64_t *off, int *w)
 {
@@ -307,7 +464,7 @@ dload(Mm *m, const Addr *pa, int64_t u, int64_t *off, int *w)
 	int64_t di = pa->di;
 	LIns *in;
 	const VliwMMOpnd *d = &m->mm->dst;
-	int64_t j, h, cb, k, n = m->pk * m->q * m->b;
+	int64_t j, h, cb, k, n = m->pk * m->q * m->b, rows, lanes;
 
 	for (k = 0; k < n; k++) {
 		j = k / (m->pk * m->q);
@@ -315,12 +472,14 @@ dload(Mm *m, const Addr *pa, int64_t u, int64_t *off, int *w)
 		cb = k % m->q;
 		off[k] = di + (u * m->pk + h) * d->rstride +
 		    (j * m->q + cb) * d->cstride;
-		if (pa->dmode == 1)
+		dvalid(m, pa, u, k, &rows, &lanes);
+		if (pa->dmode == 1 || !rows || !lanes)
 			continue;
 		w[k] = vreg(m);
 		if (pa->dmode == 2)	/* 0 + sum when stored */
 			add(m, OP_VBCASTI, w[k], 0, 0, 0)->imm = 0;
 		in = vld(m, w[k], db, off[k]);
+		in->x = rows_x(rows);
 		if (pa->dmode == 2) {
 			in->guard = pa->dpred;
 			in->gneg = 1;
@@ -329,24 +488,30 @@ dload(Mm *m, const Addr *pa, int64_t u, int64_t *off, int *w)
 }
 
 /* The popped results summed over ka, added into the loaded dst vregs w
-   (or stored directly). */
+   (or stored directly) of step u; those outside dst dropped. */
 static void
-accumulate(Mm *m, Pops *p, const Addr *pa, const int64_t *off, const int *w)
+accumulate(Mm *m, Pops *p, const Addr *pa, int64_t u, const int64_t *off,
+    const int *w)
 {
 	int db = pa->db;
 	int s[2 * 16 * 16], t;
-	int64_t k, n = m->pk * m->q * m->b;
+	int64_t k, n = m->pk * m->q * m->b, rows[2 * 16 * 16];
+	int64_t lanes[2 * 16 * 16];
 
-	for (k = 0; k < n; k++)
-		s[k] = sum(m, p->r + k * m->a, m->a);
 	for (k = 0; k < n; k++) {
-		if (pa->dmode == 1) {
-			vst(m, s[k], db, off[k]);
+		dvalid(m, pa, u, k, &rows[k], &lanes[k]);
+		if (rows[k] && lanes[k])
+			s[k] = sum(m, p->r + k * m->a, m->a);
+	}
+	for (k = 0; k < n; k++) {
+		if (!rows[k] || !lanes[k])
 			continue;
+		t = s[k];
+		if (pa->dmode != 1) {
+			t = vreg(m);
+			add(m, OP_VADDF, t, w[k], s[k], 0);
 		}
-		t = vreg(m);
-		add(m, OP_VADDF, t, w[k], s[k], 0);
-		vst(m, t, db, off[k]);
+		dstore(m, t, db, off[k], rows[k], lanes[k]);
 	}
 }
 
@@ -363,7 +528,7 @@ step(Mm *m, const Trip *t, const Addr *ad, const Addr *prev, int64_t u,
 	int wv[64], nw = 0, w[2 * 16 * 16];
 	int64_t k, n = m->a * m->b, off[2 * 16 * 16];
 	const VliwMM *mm = m->mm;
-	int64_t ka, qb, j, nl = m->a * m->q;
+	int64_t ka, qb, j, nl = m->a * m->q, kin, nq;
 	int v[16 * 16];
 	unsigned fl;
 	Pops p;
@@ -374,23 +539,40 @@ step(Mm *m, const Trip *t, const Addr *ad, const Addr *prev, int64_t u,
 	for (k = k0; k < k1 && nw < 64; k++)
 		wv[nw++] = wload(m, ad, k % n, k / n);
 	for (ka = 0; ka < nl; ka++) {
-		v[ka] = vreg(m);
-		vld(m, v[ka], ad->lb, ad->li + u * mm->lhs.rstride +
-		    ka * mm->lhs.cstride);
+		/* (ka / q, ka % q): a K tile's column block; K columns past
+		   the operand zero, blocks past it neither loaded nor
+		   multiplied */
+		kin = kvalid(m, ka / m->q) - ka % m->q * m->L;
+		if (kin > 0) {
+			v[ka] = vreg(m);
+			vld(m, v[ka], ad->lb, ad->li + u * mm->lhs.rstride +
+			    ka * mm->lhs.cstride);
+			if (kin < m->L)
+				v[ka] = zero_lanes(m, v[ka], kin);
+		}
 		pop_some(m, &p, (p.n + nl - 1) / nl);
 	}
 	pop_some(m, &p, p.n);
 	for (k = k0; k < k1 && k - k0 < nw; k++)
 		push(m, wv[k - k0], k % n, t->pguard);
+	/* the last step of a trip with more pushes than its steps take
+	   (a trip of one step on v6e): the rest, 64 at a time */
+	for (; k < k1; k += nw) {
+		for (nw = 0; k + nw < k1 && nw < 64; nw++)
+			wv[nw] = wload(m, ad, (k + nw) % n, (k + nw) / n);
+		for (ka = 0; ka < nw; ka++)
+			push(m, wv[ka], (k + ka) % n, t->pguard);
+	}
 	if (prev)
 		dload(m, prev, u, off, w);
 	for (ka = 0; ka < m->a; ka++)
-		for (qb = 0; qb < m->q; qb++) {
+		for (qb = 0, nq = (kvalid(m, ka) + m->L - 1) / m->L; qb < nq;
+		    qb++) {
 			fl = (unsigned)mm->prec << MACH_MM_PREC_SHIFT |
 			    (unsigned)qb << MACH_MM_KBLK_SHIFT;
 			if (qb > 0)
 				fl |= MACH_MM_ACC;
-			if (qb < m->q - 1)
+			if (qb < nq - 1)
 				fl |= MACH_MM_HOLD;
 			for (j = 0; j < m->b; j++)
 				add(m, m->pk == 2 ? OP_MXMMB : OP_MXMM, 0,
@@ -398,7 +580,7 @@ step(Mm *m, const Trip *t, const Addr *ad, const Addr *prev, int64_t u,
 				    j))->x = (uint16_t)fl;
 		}
 	if (prev)
-		accumulate(m, &p, prev, off, w);
+		accumulate(m, &p, prev, u, off, w);
 }
 
 /* The pops of step u of the last trip (dst at ad). */
@@ -415,7 +597,7 @@ drain(Mm *m, const Addr *ad, int64_t u)
 	p.base = u % m->c * m->a * m->b;
 	pop_some(m, &p, p.n);
 	dload(m, ad, u, off, w);
-	accumulate(m, &p, ad, off, w);
+	accumulate(m, &p, ad, u, off, w);
 }
 
 /*
@@ -431,7 +613,7 @@ trip_steps(Mm *m, const Trip *t, const Addr *ad, const Addr *prev,
 
 	for (u = u0; u < u1; u++) {
 		for (k0 = *k; *k < total && *k * m->U / total <= u &&
-		    *k - k0 < 64; (*k)++)
+		    (*k - k0 < 64 || u == m->U - 1); (*k)++)
 			;
 		step(m, t, ad, prev, u, k0, *k);
 	}
@@ -634,6 +816,7 @@ loop(Mm *m, const Addr *first)
 	prev.di = 0;
 	prev.dmode = m->direct;
 	prev.dpred = 0;
+	prev.g0 = m->tps == 1 ? 0 : -1;
 	top = blk(m);
 	if (m->first) {		/* trip jr - 1 is of the first K group */
 		prev.dmode = 2;
@@ -711,14 +894,12 @@ check(const Mm *m)
 	if (mm->lhs.pack != mm->rhs.pack || mm->dst.pack != 1 ||
 	    mm->lhs.pack < 1 || mm->lhs.pack > 2)
 		return "a matmul with mixed operand dtypes";
-	if (mm->dst.rows != mm->lhs.rows ||
-	    mm->dst.rows % (m->S * mm->lhs.pack) || mm->dst.rows <= 0)
-		return "a matmul whose rows do not fill whole vregs";
 	if (mm->trans_b ? mm->rhs.cols != K || mm->rhs.rows != N :
-	    mm->rhs.rows != K || mm->rhs.cols != N)
+	    mm->rhs.rows != K || mm->rhs.cols != N ||
+	    mm->dst.rows != mm->lhs.rows)
 		return "a matmul with mismatched operand shapes";
-	if (K % m->D || N % m->D || K <= 0 || N <= 0)
-		return "a matmul whose K or N is not a multiple of the MXU size";
+	if (mm->dst.rows <= 0 || K <= 0 || N <= 0)
+		return "a matmul with an empty operand";
 	if ((unsigned)mm->prec >= NMACHPREC)
 		return "a matmul with this precision";
 	if (m->mp->nmxu < 1 || m->pk * m->q > m->mp->mxu_fifo)
@@ -742,9 +923,10 @@ static void
 plan(Mm *m)
 {
 	const VliwMM *mm = m->mm;
-	int64_t kb = mm->lhs.cols / m->D, nb = mm->dst.cols / m->D, cap;
+	int64_t kb = (m->K + m->D - 1) / m->D, nb = (m->N + m->D - 1) / m->D;
+	int64_t cap;
 
-	m->mt = mm->dst.rows / (m->S * m->pk);
+	m->mt = (m->M + m->S * m->pk - 1) / (m->S * m->pk);
 	m->a = divisor(kb, m->mp->nmxu < 16 ? m->mp->nmxu : 16);
 	m->b = divisor(nb, m->mp->nmxu / m->a);
 	m->kgr = kb / m->a;
@@ -768,11 +950,71 @@ plan(Mm *m)
 	m->first = !mm->accumulate && m->kgr > 1;
 }
 
-const char *
-vliw_isel_matmul(LFunc *f, int *cur, const VliwMM *mm)
+/* Operand o's part of rows [r0, r0 + nr) and columns [c0, c0 + nc)
+   (r0 a multiple of its tile's rows, c0 of L). */
+static VliwMMOpnd
+part(const Mm *m, VliwMMOpnd o, int64_t r0, int64_t nr, int64_t c0,
+    int64_t nc)
+{
+	o.imm += r0 / (m->S * o.pack) * o.rstride + c0 / m->L * o.cstride;
+	o.rows = nr;
+	o.cols = nc;
+	return o;
+}
+
+/* mm's part of rows [r0, r0 + nr), K [k0, k0 + nk), N [n0, n0 + nn). */
+static VliwMM
+part_mm(const Mm *m, int64_t r0, int64_t nr, int64_t k0, int64_t nk,
+    int64_t n0, int64_t nn)
+{
+	VliwMM s = *m->mm;
+
+	s.dst = part(m, s.dst, r0, nr, n0, nn);
+	s.lhs = part(m, s.lhs, r0, nr, k0, nk);
+	s.rhs = s.trans_b ? part(m, s.rhs, n0, nn, k0, nk) :
+	    part(m, s.rhs, k0, nk, n0, nn);
+	if (k0 > 0)
+		s.accumulate = 1;
+	return s;
+}
+
+static const char *lower(LFunc *f, int *cur, const VliwMM *mm);
+
+/*
+ * A partial tile whose place in its set or trip is not static (a set of
+ * some of several K or N tiles, a row group in a looped trip) is split
+ * off: the whole tiles in one matmul, the rest in another (the K rest
+ * added into the first's dst; along M, the last trip's U row groups,
+ * so that both keep U).  Returns 0 when m needs no split.
+ */
+static int
+split(Mm *m, const char **why)
+{
+	int64_t R = m->S * m->pk, k = m->K / m->D * m->D;
+	int64_t n = m->N / m->D * m->D, r = (m->mt - m->U) * R;
+	VliwMM lo, hi;
+
+	if (m->K % m->D && m->kgr > 1) {
+		lo = part_mm(m, 0, m->M, 0, k, 0, m->N);
+		hi = part_mm(m, 0, m->M, k, m->K - k, 0, m->N);
+	} else if (m->N % m->D && m->ngr > 1) {
+		lo = part_mm(m, 0, m->M, 0, m->K, 0, n);
+		hi = part_mm(m, 0, m->M, 0, m->K, n, m->N - n);
+	} else if (m->M % R && m->tps > 1 && m->J * m->U > UNROLL_STEPS) {
+		lo = part_mm(m, 0, r, 0, m->K, 0, m->N);
+		hi = part_mm(m, r, m->M - r, 0, m->K, 0, m->N);
+	} else
+		return 0;
+	if (!(*why = lower(m->f, &m->cur, &lo)))
+		*why = lower(m->f, &m->cur, &hi);
+	return 1;
+}
+
+static const char *
+lower(LFunc *f, int *cur, const VliwMM *mm)
 {
 	Mm m;
-	const char *why;
+	const char *why = NULL;
 
 	memset(&m, 0, sizeof m);
 	m.f = f;
@@ -784,12 +1026,22 @@ vliw_isel_matmul(LFunc *f, int *cur, const VliwMM *mm)
 	m.D = f->mp->mxu_dim;
 	m.q = m.L > 0 ? m.D / m.L : 0;
 	m.pk = mm->lhs.pack;
+	m.M = mm->dst.rows;
+	m.K = mm->lhs.cols;
+	m.N = mm->dst.cols;
 	if (m.q < 1 || m.S < 1)
 		return "a matmul on an MXU of this size";
 	if ((why = check(&m)) != NULL)
 		return why;
 	plan(&m);
-	stream(&m);
+	if (!split(&m, &why))
+		stream(&m);
 	*cur = m.cur;
-	return NULL;
+	return why;
+}
+
+const char *
+vliw_isel_matmul(LFunc *f, int *cur, const VliwMM *mm)
+{
+	return lower(f, cur, mm);
 }

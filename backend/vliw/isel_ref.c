@@ -21,7 +21,9 @@
  * tile and xlu.bcast the start's lane, and store to every column tile
  * of the view (lane masks); sublane-replicated values load their first
  * row with stride 0 (every sublane reads it) and store to every row
- * group.  bool vectors are 0/1 words in memory (vcmp.ne / vsel).
+ * group.  bool vectors are 0/1 words in memory (vsel); loads look at
+ * the low byte only (vand, vcmp.ne): DMAs from HBM, where bool is a
+ * byte, write no other.
  */
 #include "backend/vliw/isel.h"
 
@@ -79,12 +81,15 @@ isel_narrow(Isel *I, const Ref *r, const TOp *o, int n, const TIdx *idx)
 {
 	Ref *q = arena_alloc(I->a, sizeof *q);
 	int i, k = 0, bd;
+	int64_t c;
 
 	*q = *r;
 	for (i = 0; i < n && i < r->nvd; i++) {
 		bd = r->vdim[i];
 		q->start[bd] += idx[i].start;
-		if (idx[i].dyn >= 0) {
+		if (idx[i].dyn >= 0 && isel_cst(I, o->arg[idx[i].dyn], &c))
+			q->start[bd] += c;	/* a remainder chunk's start */
+		else if (idx[i].dyn >= 0) {
 			int s = isel_scal(I, o->arg[idx[i].dyn]);
 			int64_t m = idx[i].multiple > 0 ? idx[i].multiple : 1;
 			q->mult[bd] = q->dyn[bd] ? gcd64(q->mult[bd], m) : m;
@@ -130,20 +135,33 @@ isel_mat(const TBuf *b, int64_t *R, int64_t *C)
 	*R = r >= 2 ? b->shape.d[r - 2] : 1;
 }
 
+/* Bytes of an element of b outside VMEM: HBM holds bool and i8 in a
+   byte each, as the host does; SMEM holds words but for bf16. */
+int64_t
+isel_esize(const TBuf *b)
+{
+	if (b->dtype == DT_BF16)
+		return 2;
+	if (b->space == TS_HBM && (b->dtype == DT_BOOL || b->dtype == DT_I8))
+		return 1;
+	return 4;
+}
+
 /*
- * isel_address() for a VMEM bf16 buffer: (2S, L) tiles of packed words (row i
- * of a tile in the low half of word row i, row S + i in the high half);
- * the view must start at a tile.
+ * isel_address() for a packed VMEM buffer (bf16, i8): (pack * S, L)
+ * tiles of words, row g * S + i of a tile in part g of word row i (the
+ * low half or byte first); the view must start at a tile.
  */
 static int
 address_packed(Isel *I, const Ref *r, int64_t *imm)
 {
 	const TBuf *b = isel_rbuf(I, r);
-	int64_t R, C, L = I->mp->lanes, T = 2 * I->mp->sublanes, tb, ntc;
+	int64_t R, C, L = I->mp->lanes, S = I->mp->sublanes, tb, ntc, T;
 	int64_t stride, off;
 	int reg = 0, i, rr = r->rank - 2, cc = r->rank - 1;
 
 	isel_mat(b, &R, &C);
+	T = dtype_packing(b->dtype) * S;
 	tb = I->mp->sublanes * L * 4;
 	ntc = (C + L - 1) / L;
 	off = r->sslot * b->slot_bytes + b->offset;
@@ -157,8 +175,8 @@ address_packed(Isel *I, const Ref *r, int64_t *imm)
 	}
 	if (rr < 0 || r->start[cc] % L || r->start[rr] % T ||
 	    (r->dyn[cc] && r->mult[cc] % L) || (r->dyn[rr] && r->mult[rr] % T))
-		return unsupported(I, "a bf16 view that does not start at a "
-		    "tile"), 0;
+		return unsupported(I, arena_printf(I->a, "a %s view that does "
+		    "not start at a tile", dtype_name(b->dtype))), 0;
 	off += r->start[cc] / L * tb + r->start[rr] / T * ntc * tb;
 	reg = isel_madd(I, reg, r->dyn[cc], tb / L);
 	reg = isel_madd(I, reg, r->dyn[rr], ntc * tb / T);
@@ -185,7 +203,7 @@ isel_address(Isel *I, const Ref *r, int64_t *imm)
 	if (r->slot)
 		reg = isel_madd(I, reg, r->slot, b->slot_bytes);
 	if (b->space != TS_VMEM) {
-		int64_t es = b->dtype == DT_BF16 ? 2 : 4;
+		int64_t es = isel_esize(b);
 		for (i = r->rank - 1; i >= 0; i--) {
 			off += r->start[i] * stride * es;
 			reg = isel_madd(I, reg, r->dyn[i], stride * es);
@@ -194,7 +212,7 @@ isel_address(Isel *I, const Ref *r, int64_t *imm)
 		*imm = off;
 		return reg;
 	}
-	if (b->dtype == DT_BF16)
+	if (dtype_packing(b->dtype) > 1)
 		return address_packed(I, r, imm);
 	tb = S * L * 4;
 	ntc = (C + L - 1) / L;
@@ -226,6 +244,17 @@ isel_address(Isel *I, const Ref *r, int64_t *imm)
 }
 
 /* ------------------------------------------------------------ vector access */
+
+/* The mask of bool words r as read from VMEM: their low bytes, the
+   only ones a DMA from HBM writes (bool is a byte there). */
+static int
+mem_mask(Isel *I, int r)
+{
+	int d = llo_new_reg(I->f, LC_V);
+
+	add(I, OP_VAND, d, r, isel_vimm(I, 0xff), 0);
+	return isel_v_to_mask(I, d);
+}
 
 static int64_t
 roff(const VAcc *a, int64_t r)
@@ -482,7 +511,7 @@ native_one(Isel *I, const VAcc *a, int64_t dl, int64_t i, int64_t x, int *v)
 	}
 	r = a->c0 % a->L ? load_unaligned(I, a, d, n, dl, x) :
 	    load_rows(I, a, d, n, dl + isel_vacc_cdelta(a, x));
-	*v = a->isbool ? isel_v_to_mask(I, r) : r;
+	*v = a->isbool ? mem_mask(I, r) : r;
 }
 
 static void
@@ -532,7 +561,7 @@ lane_repl(Isel *I, const VAcc *a, int *v)
 			}
 			r = load_rows(I, a, i * a->S, grp(a, i), dl - off * 4);
 			r = xlane(I, OP_XBCAST, r, off);
-			v[k] = a->isbool ? isel_v_to_mask(I, r) : r;
+			v[k] = a->isbool ? mem_mask(I, r) : r;
 		}
 }
 
@@ -556,7 +585,7 @@ sublane_repl(Isel *I, const VAcc *a, int *v)
 			if (!a->store) {
 				r = llo_new_reg(I->f, LC_V);
 				isel_vacc_mem(I, a, 0, r, dx, &p, 0);
-				v[k] = a->isbool ? isel_v_to_mask(I, r) : r;
+				v[k] = a->isbool ? mem_mask(I, r) : r;
 				continue;
 			}
 			r = a->isbool ? isel_mask_to_v(I, v[k]) : v[k];
@@ -596,7 +625,7 @@ column_row(Isel *I, const VAcc *a, int *v)
 			r = llo_new_reg(I->f, LC_V);
 			add(I, OP_VBCASTS, r, dst[off / a->S], 0, 0)->x =
 			    (uint16_t)(off % a->S);
-			v[k] = a->isbool ? isel_v_to_mask(I, r) : r;
+			v[k] = a->isbool ? mem_mask(I, r) : r;
 		}
 	}
 }
@@ -720,6 +749,30 @@ isel_vaccess(Isel *I, const TOp *o, int store)
 
 /* ------------------------------------------------------------ scalars */
 
+/*
+ * A word of SMEM buffer b at base + imm, as a value of its dtype: SMEM
+ * holds an element a word, but a DMA from HBM (where bool and i8 are a
+ * byte) writes only the low byte, so bool tests that byte (into a
+ * predicate, a scalar bool's register) and i8 sign-extends it.
+ */
+static int
+sload(Isel *I, const TBuf *b, int base, int64_t imm)
+{
+	int r = sreg(I), d;
+
+	isel_tag(addi(I, OP_SLD, r, base, imm), b);
+	if (b->dtype == DT_BOOL) {
+		addi(I, OP_SANDI, d = sreg(I), r, 0xff);
+		addi(I, OP_SCMPINE, r = llo_new_reg(I->f, LC_P), d, 0);
+		return r;
+	}
+	if (b->dtype == DT_I8) {
+		addi(I, OP_SSHLI, d = sreg(I), r, 24);
+		addi(I, OP_SSRAI, r = sreg(I), d, 24);
+	}
+	return r;
+}
+
 void
 isel_saccess(Isel *I, const TOp *o, int store)
 {
@@ -730,7 +783,7 @@ isel_saccess(Isel *I, const TOp *o, int store)
 
 	if (isel_rbuf(I, q)->space != TS_SMEM)
 		return (void)unsupported(I, "a scalar access outside SMEM");
-	if (dtype_size(isel_rbuf(I, q)->dtype) != 4)
+	if (isel_rbuf(I, q)->dtype == DT_BF16)
 		return (void)unsupported(I, "a scalar access of a dtype "
 		    "narrower than a word");
 	base = isel_address(I, q, &imm);
@@ -739,12 +792,16 @@ isel_saccess(Isel *I, const TOp *o, int store)
 	if (!base)
 		base = I->zero;
 	if (store) {
-		LIns *in = add(I, OP_SST, 0, base, isel_scal(I, o->arg[1]), 0);
+		int v = isel_scal(I, o->arg[1]), one;
+		LIns *in;
+		if (isel_rbuf(I, q)->dtype == DT_BOOL) {	/* a 0/1 word */
+			addi(I, OP_SMOVI, one = sreg(I), 0, 1);
+			add(I, OP_SSEL, v = sreg(I), one, I->zero,
+			    isel_scal(I, o->arg[1]));
+		}
+		in = add(I, OP_SST, 0, base, v, 0);
 		in->imm = (int32_t)imm;
 		isel_tag(in, isel_rbuf(I, q));
-	} else {
-		I->val[o->res[0]].r = sreg(I);
-		isel_tag(addi(I, OP_SLD, I->val[o->res[0]].r, base, imm),
-		    isel_rbuf(I, q));
-	}
+	} else
+		I->val[o->res[0]].r = sload(I, isel_rbuf(I, q), base, imm);
 }

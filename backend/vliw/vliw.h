@@ -83,6 +83,8 @@ typedef struct LFunc {
 	int allocated;		/* vliw_regalloc ran: registers are physical */
 	VEC(LOperand) opnd;
 	VEC(const char *) region;	/* trace region names (imm indexes) */
+	VEC(const char *) msg;	/* trap messages (the trap's imm indexes;
+				   vliw_emit makes them program strings) */
 	Loc loc;
 	/* Memory below the spill area (vliw_compile sets them from the
 	   allocation and isel's DMA descriptors; 0 for hand-built LLO). */

@@ -3,6 +3,7 @@
  * element access with the conversions of 'as', and bf16.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,15 +25,38 @@ interp_elem_size(DType t)
 	}
 }
 
-void
-interp_buf_alloc(InterpBuf *b, const char *name, DType t, const Shape *s)
+int64_t
+interp_buf_bytes(DType t, const Shape *s)
 {
-	size_t n = (size_t)shape_numel(s) * (size_t)interp_elem_size(t);
+	int64_t n = interp_elem_size(t);
+	int i;
+
+	for (i = 0; i < s->rank; i++)
+		if (s->d[i] && n > INT64_MAX / s->d[i])
+			return INT64_MAX;
+		else
+			n *= s->d[i];
+	return n;
+}
+
+int
+interp_buf_try_alloc(InterpBuf *b, const char *name, DType t,
+    const Shape *s)
+{
+	int64_t n = interp_buf_bytes(t, s);
 
 	b->name = name;
 	b->dtype = t;
 	b->shape = *s;
-	b->data = xcalloc(n ? n : 1, 1);
+	b->data = (uint64_t)n < SIZE_MAX ? calloc(n ? (size_t)n : 1, 1) : NULL;
+	return b->data ? 0 : -1;
+}
+
+void
+interp_buf_alloc(InterpBuf *b, const char *name, DType t, const Shape *s)
+{
+	if (interp_buf_try_alloc(b, name, t, s))
+		die_oom();
 }
 
 void
@@ -115,10 +139,21 @@ interp_buf_set(InterpBuf *b, int64_t i, double v)
 Elt *
 ival_from_host(const InterpBuf *b)
 {
-	int64_t i, n = shape_numel(&b->shape);
-	Elt *e = xmalloc((size_t)(n ? n : 1) * sizeof(Elt));
+	Elt *e = ival_try_from_host(b);
 
-	for (i = 0; i < n; i++) {
+	if (!e)
+		die_oom();
+	return e;
+}
+
+Elt *
+ival_try_from_host(const InterpBuf *b)
+{
+	int64_t i, n = shape_numel(&b->shape);
+	Elt *e = (uint64_t)n < SIZE_MAX / sizeof(Elt) ?
+	    malloc((size_t)(n ? n : 1) * sizeof(Elt)) : NULL;
+
+	for (i = 0; e && i < n; i++) {
 		double v = interp_buf_get(b, i);
 		if (dtype_is_float(b->dtype))
 			e[i].f = (float)v;

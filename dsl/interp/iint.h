@@ -69,6 +69,7 @@ typedef struct Run {
 
 /* ibuf.c: host buffers <-> elements (malloc'ed). */
 Elt *ival_from_host(const InterpBuf *b);
+Elt *ival_try_from_host(const InterpBuf *b);	/* NULL: out of memory */
 void ival_to_host(const Elt *e, InterpBuf *b);
 
 /* ieval.c */

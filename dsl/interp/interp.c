@@ -11,6 +11,7 @@
  * output block is written back.
  */
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,14 +55,26 @@ interp_note_point(Run *r)
 	buf_free(&b);
 }
 
+/* n poisoned elements; NULL when the host has no memory for them. */
+static Elt *
+try_poisoned(DType t, int64_t n)
+{
+	Elt p = ival_poison(t), *e = (uint64_t)n < SIZE_MAX / sizeof(Elt) ?
+	    malloc((size_t)(n ? n : 1) * sizeof(Elt)) : NULL;
+	int64_t i;
+
+	for (i = 0; e && i < n; i++)
+		e[i] = p;
+	return e;
+}
+
 static Elt *
 poisoned(DType t, int64_t n)
 {
-	Elt *e = xmalloc((size_t)(n ? n : 1) * sizeof(Elt)), p = ival_poison(t);
-	int64_t i;
+	Elt *e = try_poisoned(t, n);
 
-	for (i = 0; i < n; i++)
-		e[i] = p;
+	if (!e)
+		die_oom();
 	return e;
 }
 
@@ -124,7 +137,9 @@ block_key(const COperand *o, const Pipe *p, const int64_t *start)
 	return key;
 }
 
-static void
+/* The operand's whole array (its size is the user's): 0, or -1 after
+   an error. */
+static int
 setup_operand(Kstate *s, int i)
 {
 	const COperand *o = &s->k->op[i];
@@ -133,11 +148,16 @@ setup_operand(Kstate *s, int i)
 	int64_t n = shape_numel(&o->shape);
 
 	if (o->role != ROLE_OUT)
-		p->hbm = ival_from_host(&s->buf[i]);
+		p->hbm = ival_try_from_host(&s->buf[i]);
 	else if (o->alias_in >= 0)
-		p->hbm = ival_from_host(&s->buf[o->alias_in]);
+		p->hbm = ival_try_from_host(&s->buf[o->alias_in]);
 	else
-		p->hbm = poisoned(o->dtype, n);
+		p->hbm = try_poisoned(o->dtype, n);
+	if (!p->hbm) {
+		diag_error(s->r.d, o->loc, "interpret mode: out of host memory "
+		    "for operand '%s' (%lld elements)", o->name, (long long)n);
+		return -1;
+	}
 	m->name = o->name;
 	m->loc = o->loc;
 	m->t = o->dtype;
@@ -146,7 +166,7 @@ setup_operand(Kstate *s, int i)
 	if (!p->windowed) {
 		m->s = o->shape;
 		m->e = p->hbm;
-		return;
+		return 0;
 	}
 	m->s = o->ref_shape;
 	m->e = poisoned(o->dtype, shape_numel(&o->block));
@@ -154,6 +174,7 @@ setup_operand(Kstate *s, int i)
 		m->init = xcalloc((size_t)shape_numel(&o->block) + 1, 1);
 		setup_keys(o, p);
 	}
+	return 0;
 }
 
 static void
@@ -560,11 +581,12 @@ interp_kernel(const CKernel *k, InterpBuf *op, int nop,
 	s.r.op = xcalloc((size_t)k->nop + 1, sizeof(Mem));
 	s.r.scr = xcalloc((size_t)k->nscratch + 1, sizeof(Mem));
 	s.p = xcalloc((size_t)k->nop + 1, sizeof(Pipe));
-	for (i = 0; i < k->nop; i++)
-		setup_operand(&s, i);
-	for (i = 0; i < k->nscratch; i++)
+	for (i = 0, rc = 0; i < k->nop && !rc; i++)
+		rc = setup_operand(&s, i);
+	for (i = 0; i < k->nscratch && !rc; i++)
 		setup_scratch(&s, i);
-	rc = plan_order(&s, o) || run_grid(&s) || check_sems(&s) ? -1 : 0;
+	if (rc || plan_order(&s, o) || run_grid(&s) || check_sems(&s))
+		rc = -1;
 	if (rc == 0)
 		finish_outputs(&s, o);
 	free_state(&s);

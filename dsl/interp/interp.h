@@ -74,9 +74,16 @@ int interp_func(const CFunc *f, const InterpBuf *args, int nargs,
 /* ---------------------------------------------------------- ibuf.c */
 /* Bytes per element of a host buffer (bool: 1); 0 for semaphores. */
 int interp_elem_size(DType t);
-/* Allocates zeroed data for dtype t and shape s (dies on OOM). */
+/* Allocates zeroed data for dtype t and shape s (dies on OOM: for the
+ * compiler's own small buffers). */
 void interp_buf_alloc(InterpBuf *b, const char *name, DType t,
     const Shape *s);
+/* The same for sizes a user chose: 0, or -1 (data NULL) when the host
+ * has no memory for it. */
+int interp_buf_try_alloc(InterpBuf *b, const char *name, DType t,
+    const Shape *s);
+/* The bytes of such a buffer (INT64_MAX if they do not fit). */
+int64_t interp_buf_bytes(DType t, const Shape *s);
 void interp_buf_free(InterpBuf *b);
 /* Element i as a double (bf16 decoded, bool 0 or 1). */
 double interp_buf_get(const InterpBuf *b, int64_t i);

@@ -7,8 +7,15 @@
  * kernel (--emit=sema prints it); on failure it is printed as notes with
  * the largest blocks that would fit.
  *
- * Gives:    budget_check(), budget_vmem(), budget_suggest() (sema.h).
- * Tests:    tests/diag/sema-budget-*.pk, check_sema.c
+ * A kernel instance's HBM use = its operands' dense bytes laid out as
+ * the runtime places them (mach_hbm_span); it must fit the preset's HBM
+ * (funcs are not checked: they do not run on the machine yet).
+ * These errors name the export; for a caller that compiles one other
+ * export (S->quiet_budget) they are not reported.
+ *
+ * Gives:    budget_check(), budget_hbm(), budget_vmem(), budget_suggest()
+ *           (sema.h).
+ * Tests:    tests/diag/sema-*-budget*.pk, sema-hbm-*.pk, check_sema.c
  */
 #include <string.h>
 
@@ -130,9 +137,25 @@ budget_suggest(const MachPreset *mp, const CKernel *k, int64_t limit,
 	return -1;
 }
 
+#define SAT ((int64_t)1 << 62)	/* HBM byte counts saturate here */
+
 static const char *
 human(Sema *S, int64_t b)
 {
+	static const char *const unit[] = { "GiB", "TiB" };
+	int u;
+
+	if (b >= SAT)
+		return "more than 2^62 bytes";
+	for (u = 1; u >= 0; u--) {
+		int64_t m = (int64_t)1 << (30 + 10 * u);
+		if (b >= m && b % m == 0)
+			return arena_printf(S->a, "%lld %s",
+			    (long long)(b / m), unit[u]);
+		if (b >= m)
+			return arena_printf(S->a, "%.2f %s", (double)b /
+			    (double)m, unit[u]);
+	}
 	if (b >= (1 << 20) && b % (1 << 20) == 0)
 		return arena_printf(S->a, "%lld MiB", (long long)(b >> 20));
 	if (b >= (1 << 20))
@@ -142,6 +165,15 @@ human(Sema *S, int64_t b)
 	if (b >= 1024)
 		return arena_printf(S->a, "%.2f KiB", (double)b / 1024);
 	return arena_printf(S->a, "%lld bytes", (long long)b);
+}
+
+/* Budget errors name the export (the instance note does so already). */
+static void
+export_note(Sema *S)
+{
+	if (S->exp_as && !S->inst)
+		se_note(S, S->exp_loc, "in '%s', exported as '%s'",
+		    S->exp_decl, S->exp_as);
 }
 
 static void
@@ -200,21 +232,24 @@ vmem(Sema *S, CKernel *k)
 	int64_t limit = k->params.vmem_limit ? k->params.vmem_limit :
 	    (int64_t)S->mp->vmem_bytes;
 
-	if (limit > (int64_t)S->mp->vmem_bytes) {
+	if (limit > (int64_t)S->mp->vmem_bytes && !S->quiet_budget) {
 		se_error(S, k->loc, "vmem_limit of '%s' is %s but preset '%s' "
 		    "has %s of VMEM", k->name, human(S, limit), S->mp->name,
 		    human(S, (int64_t)S->mp->vmem_bytes));
-		limit = (int64_t)S->mp->vmem_bytes;
+		export_note(S);
 	}
+	if (limit > (int64_t)S->mp->vmem_bytes)
+		limit = (int64_t)S->mp->vmem_bytes;
 	B->vmem_limit = limit;
 	B->vmem_reserve = limit / RESERVE_DIV;
 	B->vmem_used = budget_vmem(S->mp, k, NULL, NULL) + B->vmem_reserve;
-	if (B->vmem_used <= limit)
+	if (B->vmem_used <= limit || S->quiet_budget)
 		return;
 	se_error(S, k->loc, "kernel '%s' needs %s of VMEM but %s has %s",
 	    k->name, human(S, B->vmem_used), k->params.vmem_limit ?
 	    "its vmem_limit" : arena_printf(S->a, "preset '%s'", S->mp->name),
 	    human(S, limit));
+	export_note(S);
 	table_notes(S, k, MEM_VMEM);
 	suggest(S, k, limit - B->vmem_reserve);
 }
@@ -225,11 +260,12 @@ smem(Sema *S, CKernel *k)
 	CBudget *B = &k->budget;
 
 	B->smem_limit = (int64_t)S->mp->smem_bytes;
-	if (B->smem_used <= B->smem_limit)
+	if (B->smem_used <= B->smem_limit || S->quiet_budget)
 		return;
 	se_error(S, k->loc, "kernel '%s' needs %s of SMEM but preset '%s' has "
 	    "%s", k->name, human(S, B->smem_used), S->mp->name,
 	    human(S, B->smem_limit));
+	export_note(S);
 	table_notes(S, k, MEM_SMEM);
 	se_note(S, k->loc, "SMEM holds scalar tables; keep them small or "
 	    "split the kernel");
@@ -271,4 +307,125 @@ budget_check(Sema *S, CKernel *k)
 	    &(Shape){ 1, { k->budget.vmem_reserve } }, 1,
 	    k->budget.vmem_reserve);
 	smem(S, k);
+}
+
+/* ------------------------------------------------------------ HBM */
+
+typedef struct HbmArray {
+	const char *name, *what;
+	DType dtype;
+	const Shape *shape;
+	int64_t bytes;		/* dense, saturated at SAT */
+} HbmArray;
+
+static int64_t
+sat_add(int64_t a, int64_t b)
+{
+	return a >= SAT - b ? SAT : a + b;
+}
+
+static int64_t
+dense_bytes(DType t, const Shape *s)
+{
+	int64_t n = dtype_size(t);
+	int i;
+
+	for (i = 0; i < s->rank; i++)
+		n = s->d[i] && n > SAT / s->d[i] ? SAT : n * s->d[i];
+	return n < SAT ? n : SAT;
+}
+
+/* The arrays of a kernel call, each in its own HBM buffer (an SMEM table
+   too: the prologue copies it in); their count. */
+static int
+hbm_arrays(Sema *S, const CKernel *k, HbmArray **out)
+{
+	HbmArray *v = arena_alloc(S->a, sizeof *v * (size_t)(k->nop + 1));
+	int i;
+
+	for (i = 0; i < k->nop; i++) {
+		const COperand *o = &k->op[i];
+		v[i] = (HbmArray){ o->name, role_name(o->role), o->dtype,
+		    &o->shape, dense_bytes(o->dtype, &o->shape) };
+	}
+	*out = v;
+	return k->nop;
+}
+
+/*
+ * The end of the last array as the runtime places them, in order from
+ * MACH_HBM_BASE (saturated): what the preset's HBM must hold.
+ */
+static int64_t
+hbm_need(const HbmArray *v, int n)
+{
+	int64_t need = MACH_HBM_BASE;
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (v[i].bytes >= SAT)
+			need = SAT;
+		else if (i == n - 1)
+			need = sat_add(need, v[i].bytes ? v[i].bytes : 1);
+		else
+			need = sat_add(need, (int64_t)mach_hbm_span(
+			    (uint64_t)v[i].bytes));
+	return need;
+}
+
+/* The hint: a preset whose HBM would hold the arrays, if any. */
+static void
+hbm_hint(Sema *S, Loc file, int64_t need)
+{
+	const MachPreset *mp, *best = NULL;
+	int i;
+
+	for (i = 0; (mp = mach_preset_at(i)); i++)
+		if ((int64_t)mp->hbm_bytes >= need && (!best ||
+		    mp->hbm_bytes < best->hbm_bytes))
+			best = mp;
+	if (best)
+		se_note(S, file, "operands stay in HBM for the whole call: "
+		    "make them smaller, or use a preset with more HBM ('-m %s' "
+		    "has %s)", best->name, human(S, (int64_t)best->hbm_bytes));
+	else
+		se_note(S, file, "operands stay in HBM for the whole call: "
+		    "make them smaller, or split the work over several calls");
+}
+
+void
+budget_hbm(Sema *S, const CExport *e)
+{
+	HbmArray *v;
+	int i, n;
+	int64_t total = 0, need, have = (int64_t)S->mp->hbm_bytes;
+	Loc file = {0};
+
+	if (!e->kernel)		/* funcs do not run on the machine yet */
+		return;
+	n = hbm_arrays(S, e->kernel, &v);
+	need = hbm_need(v, n);
+	if (need <= have || S->quiet_budget)
+		return;
+	for (i = 0; i < n; i++)
+		total = sat_add(total, v[i].bytes);
+	if (S->exp_as)
+		diag_error(S->d, e->loc, "export '%s' needs %s of HBM for its "
+		    "operands but preset '%s' has %s", S->exp_as,
+		    human(S, total), S->mp->name, human(S, have));
+	else
+		diag_error(S->d, e->loc, "kernel '%s' needs %s of HBM for its "
+		    "operands but preset '%s' has %s", e->cname,
+		    human(S, total), S->mp->name, human(S, have));
+	file.file = e->loc.file;	/* line 0: the notes name the file */
+	for (i = 0; i < n; i++)
+		se_note(S, file, "%-10s %-10s %-16s = %s", v[i].name,
+		    v[i].what, type_str(S, v[i].dtype, v[i].shape),
+		    human(S, v[i].bytes));
+	if (total <= have)
+		se_note(S, file, "the runtime starts HBM buffers at %u KiB and "
+		    "aligns each to %u KiB with a gap after it: then they "
+		    "need %s", MACH_HBM_BASE >> 10, MACH_HBM_ALIGN >> 10,
+		    human(S, need));
+	hbm_hint(S, file, need);
 }

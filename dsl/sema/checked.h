@@ -354,6 +354,14 @@ typedef struct CheckedModule {
  */
 CheckedModule *sema_check(const Ast *module, const MachPreset *preset,
     Diag *d, Arena *a);
+/*
+ * The same for a caller that compiles one export alone (pallasc --run or
+ * --entry): the memory budgets (VMEM, SMEM, HBM: they depend on the
+ * preset) are enforced for that export only, so that another one too big
+ * for the preset does not stop it.  Every other check applies to all.
+ */
+CheckedModule *sema_check_entry(const Ast *module, const MachPreset *preset,
+    const char *entry, Diag *d, Arena *a);
 
 /* ---------------------------------------------------------- print.c */
 /* Appends the --emit=sema dump (always with each kernel's budget table). */

@@ -4,9 +4,13 @@
  * func, gives all its size parameters as constants and gets a unique C
  * name; each export is instantiated and checked (kernel.c lists the
  * checks of one kernel in order); declarations without size parameters
- * are checked even when not exported.
+ * are checked even when not exported.  An instance's HBM budget is
+ * checked once the rest of it is free of errors; for a caller that
+ * compiles one export alone (sema_check_entry) the budgets of the others
+ * are left out.
  *
- * Gives:    sema_check() (checked.h), se_error(), se_warning() (sema.h).
+ * Gives:    sema_check(), sema_check_entry() (checked.h), se_error(),
+ *           se_warning() (sema.h).
  * Tests:    tests/diag/sema-*.pk, tests/golden/sema/, check_sema.c
  */
 #include <stdio.h>
@@ -139,6 +143,7 @@ instantiate(Sema *S, CheckedModule *cm, const Ast *ex, const Ast *def,
     const int64_t *args, const char *cname)
 {
 	CExport e = {0};
+	int before = S->d->nerror;
 
 	e.cname = cname;
 	e.loc = ex ? ex->loc : def->loc;
@@ -148,13 +153,23 @@ instantiate(Sema *S, CheckedModule *cm, const Ast *ex, const Ast *def,
 		S->inst_loc = e.loc;
 		S->inst_as = cname;
 	}
+	S->exp_as = ex ? cname : NULL;
+	S->exp_decl = def->u.def.name.s;
+	S->exp_loc = e.loc;
+	/* Budgets depend on the preset; one too big must not stop another
+	   export that the caller compiles alone. */
+	S->quiet_budget = S->entry && (!ex || strcmp(cname, S->entry) != 0);
 	S->scope = NULL;
 	S->depth = 0;
 	if (def->kind == AST_KERNEL)
 		e.kernel = kernel_check(S, def, args);
 	else
 		e.func = func_check(S, def, args);
+	if (S->d->nerror == before)
+		budget_hbm(S, &e);
 	S->inst = NULL;
+	S->exp_as = NULL;
+	S->quiet_budget = 0;
 	if (ex)
 		cm->exp[cm->nexport++] = e;
 	else
@@ -239,6 +254,13 @@ unexported(Sema *S, CheckedModule *cm)
 CheckedModule *
 sema_check(const Ast *module, const MachPreset *preset, Diag *d, Arena *a)
 {
+	return sema_check_entry(module, preset, NULL, d, a);
+}
+
+CheckedModule *
+sema_check_entry(const Ast *module, const MachPreset *preset,
+    const char *entry, Diag *d, Arena *a)
+{
 	CheckedModule *cm = arena_alloc(a, sizeof *cm);
 	Sema S = {0};
 
@@ -246,6 +268,7 @@ sema_check(const Ast *module, const MachPreset *preset, Diag *d, Arena *a)
 	S.a = a;
 	S.mp = preset ? preset : mach_preset(NULL);
 	S.module = module;
+	S.entry = entry;
 	cm->preset = S.mp;
 	cm->exp = arena_alloc(a, sizeof *cm->exp *
 	    (size_t)(module->u.list.n + 1));

@@ -53,6 +53,11 @@ typedef struct Sema {
 	const char *inst;	/* "matmul<2048, ...>" for notes, or NULL */
 	Loc inst_loc;		/* the export that instantiated it */
 	const char *inst_as;
+	const char *exp_as;	/* the export being checked, or NULL */
+	const char *exp_decl;	/* the kernel or func it names */
+	Loc exp_loc;
+	const char *entry;	/* the export compiled alone, or NULL */
+	int quiet_budget;	/* not entry's instance: budgets unchecked */
 	int exact_div;		/* '/' in constants must divide exactly */
 	int returned;		/* the func body has a return */
 	/* multiples declared with multiple_of, by node and by slot */
@@ -144,6 +149,9 @@ void semantics_check(Sema *S, CKernel *k);
 
 /* budget.c */
 void budget_check(Sema *S, CKernel *k);
+/* A kernel instance's operands must fit the preset's HBM; the error is
+ * located at the export. */
+void budget_hbm(Sema *S, const CExport *e);
 /* Halves block dims until the VMEM use fits limit; fills blocks[]. */
 int budget_suggest(const MachPreset *mp, const CKernel *k, int64_t limit,
     Shape *blocks, int *buffers);

@@ -49,6 +49,8 @@ typedef enum PallasErr {
 	PALLAS_EMISMATCH,	/* arguments disagree with the entry point */
 	PALLAS_ETRAP,		/* the program trapped (pallas_last_trap) */
 	PALLAS_EIO,		/* reading or writing a file failed */
+	PALLAS_ECHECK,		/* a run-time check of the kernel failed:
+				   an index out of range (pallas_last_trap) */
 	PALLAS_NERR
 } PallasErr;
 
@@ -121,6 +123,8 @@ typedef enum PallasTrapKind {
 	PALLAS_TRAP_BAD_PC,		/* jump or fall out of the program */
 	PALLAS_TRAP_DEADLOCK,		/* a wait no in-flight DMA can end */
 	PALLAS_TRAP_RUNAWAY,		/* the cycle limit was reached */
+	PALLAS_TRAP_CHECK,		/* a run-time check failed (trap op):
+					   a bad SMEM table, not a bug */
 	PALLAS_NTRAP
 } PallasTrapKind;
 
@@ -215,6 +219,24 @@ int pallas_device_set_trace_memory(PallasDevice *dev, int on);
 int pallas_device_trace_json(PallasDevice *dev, const char **json,
     size_t *len);
 void pallas_device_set_poison(PallasDevice *dev, PallasPoison mode);
+
+/*
+ * The host memory behind the simulated HBM: a call's operand and scratch
+ * buffers, as large as the program's operands.  alloc(ud, bytes) returns
+ * memory or NULL; release(ud, p) frees what alloc returned.  When alloc
+ * fails the call returns PALLAS_ENOMEM (pallas_last_error names the
+ * operand).  For applications that account for memory, and for tests
+ * that make an allocation fail.
+ */
+typedef struct PallasAllocator {
+	void *(*alloc)(void *ud, size_t bytes);
+	void (*release)(void *ud, void *p);
+	void *ud;
+} PallasAllocator;
+/* Frees the last call's HBM buffers, then allocates through a (copied;
+ * NULL restores malloc and free).  PALLAS_EINVAL if only one function is
+ * given. */
+int pallas_device_set_allocator(PallasDevice *dev, const PallasAllocator *a);
 /* Cycles after which a call traps as runaway (0: the default, 1e9). */
 void pallas_device_set_cycle_limit(PallasDevice *dev, uint64_t limit);
 

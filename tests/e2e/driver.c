@@ -81,6 +81,15 @@
 #ifdef E2E_HAVE_bf16
 #include "bf16.h"
 #endif
+#ifdef E2E_HAVE_divide
+#include "divide.h"
+#endif
+#ifdef E2E_HAVE_narrow
+#include "narrow.h"
+#endif
+#ifdef E2E_HAVE_unaligned
+#include "unaligned.h"
+#endif
 
 enum { IN, OUT, TABLE };
 
@@ -124,6 +133,27 @@ ivalue(int64_t i, int seed)
 	return (int32_t)((i * 29 + seed * 7) % 61) - 30;
 }
 
+/* i8 inputs: the whole range of the type */
+static int8_t
+i8value(int64_t i, int seed)
+{
+	return (int8_t)((i * 29 + seed * 7) % 251 - 125);
+}
+
+/* bool inputs: about one in three true */
+static uint8_t
+bvalue(int64_t i, int seed)
+{
+	return (i * 7 + seed * 5) % 3 == 0;
+}
+
+/* v saturated to i8 (interpret mode's and the machine's converts). */
+static int8_t
+sat8(double v)
+{
+	return (int8_t)(v <= -128 ? -128 : v >= 127 ? 127 : (int)v);
+}
+
 static float
 bf(uint16_t h)
 {
@@ -135,7 +165,8 @@ bf(uint16_t h)
 static size_t
 esize(PallasDtype dt)
 {
-	return dt == PALLAS_BF16 ? 2 : 4;
+	return dt == PALLAS_BF16 ? 2 : dt == PALLAS_I8 || dt == PALLAS_BOOL ?
+	    1 : 4;
 }
 
 static void *
@@ -175,6 +206,12 @@ arr(Case *c, const char *name, int role, PallasDtype dt, int rank,
 		else if (dt == PALLAS_I32)
 			((int32_t *)a->p)[i] = role == OUT ? INT32_MIN :
 			    ivalue(i, seed);
+		else if (dt == PALLAS_I8)
+			((int8_t *)a->p)[i] = role == OUT ? INT8_MIN :
+			    i8value(i, seed);
+		else if (dt == PALLAS_BOOL)	/* 2: not a bool */
+			((uint8_t *)a->p)[i] = role == OUT ? 2 :
+			    bvalue(i, seed);
 		else
 			((uint16_t *)a->p)[i] = role == OUT ? 0x7fc0 :
 			    pallas_f32_to_bf16(value(i, seed));
@@ -199,6 +236,19 @@ static uint16_t *
 bf16(Case *c, const char *name, int role, int64_t d0, int64_t d1, int seed)
 {
 	return arr(c, name, role, PALLAS_BF16, 2, d0, d1, 0, seed);
+}
+
+static int8_t *
+i8(Case *c, const char *name, int role, int64_t d0, int64_t d1, int seed)
+{
+	return arr(c, name, role, PALLAS_I8, 2, d0, d1, 0, seed);
+}
+
+static uint8_t *
+boolean(Case *c, const char *name, int role, int64_t d0, int64_t d1,
+    int seed)
+{
+	return arr(c, name, role, PALLAS_BOOL, 2, d0, d1, 0, seed);
 }
 
 /* The checked call's tensors: inputs share the raw call's data, outputs
@@ -290,7 +340,8 @@ expect(Case *c, const char *what, int64_t i, double got, double want,
 static const char *
 descr(PallasDtype dt)
 {
-	return dt == PALLAS_F32 ? "<f4" : dt == PALLAS_I32 ? "<i4" : "<u2";
+	return dt == PALLAS_F32 ? "<f4" : dt == PALLAS_I32 ? "<i4" :
+	    dt == PALLAS_I8 ? "|i1" : dt == PALLAS_BOOL ? "|b1" : "<u2";
 }
 
 /* data as DIR/NAME.npy, format 1.0 (the host is little-endian). */
@@ -363,7 +414,8 @@ npy_read(const char *path, Npy *y)
 	    strstr(hdr, "'fortran_order': True"))
 		goto bad;
 	snprintf(y->descr, sizeof y->descr, "%.3s", s + 10);
-	y->esize = strcmp(y->descr, "<u2") == 0 ? 2 : 4;
+	y->esize = strcmp(y->descr, "<u2") == 0 ? 2 : y->descr[0] == '|' ? 1 :
+	    4;
 	if (!(s = strstr(hdr, "'shape': (")) || !(e = strchr(s, ')')))
 		goto bad;
 	snprintf(y->shape, sizeof y->shape, "%.*s", (int)(e - s - 9), s + 10);
@@ -403,6 +455,10 @@ npy_get(const Npy *y, size_t i)
 		memcpy(&v, y->data + 4 * i, 4);
 		return v;
 	}
+	if (strcmp(y->descr, "|i1") == 0)
+		return (int8_t)y->data[i];
+	if (strcmp(y->descr, "|b1") == 0)
+		return y->data[i];	/* raw: a 2 is not a bool */
 	return bf(((const uint16_t *)(const void *)y->data)[i]);
 }
 
@@ -1058,6 +1114,74 @@ t_roll(void)
 }
 #endif
 
+#ifdef E2E_HAVE_divide
+/* C's truncating i32 / and %, with divide.pk's zero divisors replaced. */
+static void
+t_divide_i32(void)
+{
+	Case c;
+	int64_t r, k;
+
+	begin(&c, "divide", "div_i32", 0);
+	{
+		int32_t *x = i32(&c, "x", IN, ROWS, COLS, 1);
+		int32_t *y = i32(&c, "y", IN, ROWS, COLS, 2);
+		int32_t *q = i32(&c, "q", OUT, ROWS, COLS, 0);
+		int32_t *m = i32(&c, "r", OUT, ROWS, COLS, 0);
+		CALL(&c, div_i32, (dev, x, y, q, m),
+		    (dev, &T[0], &T[1], &T[2], &T[3]));
+		EACH2(r, k, ROWS, COLS) {
+			int64_t i = r * COLS + k;
+			int32_t a = x[i] * 7919, b = y[i] ? y[i] : -7;
+			int32_t col = (int32_t)(k / BC * BC);
+			expect(&c, "q", i, q[i], a / b + a / 3 * 100 +
+			    a / -4 * 10000, 0, 0);
+			expect(&c, "r", i, m[i], a % b + a % 3 * 100 +
+			    a % -4 * 10000 + (col - 5) / 3, 0, 0);
+		}
+	}
+	finish(&c);
+}
+
+/* f32 division: vectors x * (1 / y), within an ulp or two of C's;
+   scalars (s's w[i] / w[0]) correctly rounded. */
+static void
+t_divide_f32(void)
+{
+	Case c;
+	int64_t r, k, i;
+
+	begin(&c, "divide", "div_f32", 1e-6);
+	{
+		float *w = arr(&c, "w", TABLE, PALLAS_F32, 1, NT, 0, 0, 0);
+		float *x = f32(&c, "x", IN, ROWS, COLS, 1);
+		float *y = f32(&c, "y", IN, ROWS, COLS, 2);
+		float *z = f32(&c, "z", OUT, ROWS, COLS, 0);
+		float *s = f32(&c, "s", OUT, ROWS, COLS, 0);
+		for (i = 0; i < NT; i++)
+			w[i] = 0.3f + (float)i * 1.7f;
+		CALL(&c, div_f32, (dev, w, x, y, z, s),
+		    (dev, &T[0], &T[1], &T[2], &T[3], &T[4]));
+		EACH2(r, k, ROWS, COLS) {
+			float a = x[r * COLS + k], b = y[r * COLS + k];
+			float wq = w[r / BR] / w[0], q = b == 0.0f ? 0.375f : b;
+			i = r * COLS + k;
+			expect(&c, "z", i, z[i], a / q + a / 3.0f, 1e-6, 0);
+			expect(&c, "s", i, s[i], a * wq - a / 0.25f +
+			    a * (1.0f / 7.0f), 1e-6, 0);
+		}
+	}
+	finish(&c);
+}
+
+static void
+t_divide(void)
+{
+	t_divide_i32();
+	t_divide_f32();
+}
+#endif
+
 #ifdef E2E_HAVE_bf16
 /* f rounded to bf16: what every bf16 op does to its f32 result. */
 static float
@@ -1334,6 +1458,105 @@ t_bf16(void)
 }
 #endif
 
+#ifdef E2E_HAVE_narrow
+static void
+t_narrow(void)
+{
+	Case c;
+	int64_t i;
+
+	begin(&c, "narrow", "ew_bool", 0);
+	{
+		uint8_t *m = boolean(&c, "m", IN, ROWS, COLS, 1);
+		float *x = f32(&c, "x", IN, ROWS, COLS, 2);
+		float *y = f32(&c, "y", OUT, ROWS, COLS, 0);
+		uint8_t *b = boolean(&c, "b", OUT, ROWS, COLS, 0);
+		CALL(&c, ew_bool, (dev, m, x, y, b),
+		    (dev, &T[0], &T[1], &T[2], &T[3]));
+		for (i = 0; i < ROWS * COLS; i++) {
+			expect(&c, "y", i, y[i], m[i] ? x[i] : 0.0f, 0, 0);
+			expect(&c, "b", i, b[i], x[i] > 0.0f || !m[i], 0, 0);
+		}
+	}
+	finish(&c);
+
+	begin(&c, "narrow", "ew_i8", 0);
+	{
+		int8_t *x = i8(&c, "x", IN, I8ROWS, COLS, 3);
+		float *f = f32(&c, "f", IN, I8ROWS, COLS, 4);
+		int32_t *w = i32(&c, "w", OUT, I8ROWS, COLS, 0);
+		float *g = f32(&c, "g", OUT, I8ROWS, COLS, 0);
+		int8_t *z = i8(&c, "z", OUT, I8ROWS, COLS, 0);
+		int8_t *h = i8(&c, "h", OUT, I8ROWS, COLS, 0);
+		CALL(&c, ew_i8, (dev, x, f, w, g, z, h),
+		    (dev, &T[0], &T[1], &T[2], &T[3], &T[4], &T[5]));
+		for (i = 0; i < I8ROWS * COLS; i++) {
+			expect(&c, "w", i, w[i], x[i] + 1, 0, 0);
+			expect(&c, "g", i, g[i], x[i] * 0.5f, 0, 0);
+			expect(&c, "z", i, z[i], sat8(x[i] * 5 - 7), 0, 0);
+			expect(&c, "h", i, h[i], sat8(f[i] * 64.0f), 0, 0);
+		}
+	}
+	finish(&c);
+}
+#endif
+
+#ifdef E2E_HAVE_unaligned
+static void
+t_unaligned(void)
+{
+	Case c;
+	int64_t i;
+
+	begin(&c, "unaligned", "wide", 0);
+	{
+		float *x = f32(&c, "x", IN, ROWS, WIDE, 1);
+		float *y = f32(&c, "y", OUT, ROWS, WIDE, 0);
+		CALL(&c, wide, (dev, x, y), (dev, &T[0], &T[1]));
+		for (i = 0; i < ROWS * WIDE; i++)
+			expect(&c, "y", i, y[i], x[i] * 2.0f + 1.0f, 0, 0);
+	}
+	finish(&c);
+
+	begin(&c, "unaligned", "narrow_cols", 0);
+	{
+		int32_t *x = i32(&c, "x", IN, ROWS, HALF, 2);
+		int32_t *y = i32(&c, "y", OUT, ROWS, HALF, 0);
+		CALL(&c, narrow_cols, (dev, x, y), (dev, &T[0], &T[1]));
+		for (i = 0; i < ROWS * HALF; i++)
+			expect(&c, "y", i, y[i], x[i] * 3 - 1, 0, 0);
+	}
+	finish(&c);
+
+	begin(&c, "unaligned", "odd_rows", 0);
+	{
+		float *x = f32(&c, "x", IN, ODDR, WIDE, 3);
+		uint8_t *m = boolean(&c, "m", IN, ODDR, WIDE, 4);
+		float *y = f32(&c, "y", OUT, ODDR, WIDE, 0);
+		uint8_t *b = boolean(&c, "b", OUT, ODDR, WIDE, 0);
+		CALL(&c, odd_rows, (dev, x, m, y, b),
+		    (dev, &T[0], &T[1], &T[2], &T[3]));
+		for (i = 0; i < ODDR * WIDE; i++) {
+			expect(&c, "y", i, y[i], m[i] ? x[i] - 0.5f : x[i], 0,
+			    0);
+			expect(&c, "b", i, b[i], x[i] < 0.0f, 0, 0);
+		}
+	}
+	finish(&c);
+
+	begin(&c, "unaligned", "dma_wide", 0);
+	{
+		float *x = f32(&c, "x", IN, ROWS, WIDE, 5);
+		uint8_t *m = boolean(&c, "m", IN, ROWS, WIDE, 6);
+		float *z = f32(&c, "z", OUT, ROWS, WIDE, 0);
+		CALL(&c, dma_wide, (dev, x, m, z), (dev, &T[0], &T[1], &T[2]));
+		for (i = 0; i < ROWS * WIDE; i++)
+			expect(&c, "z", i, z[i], m[i] ? x[i] : -1.0f, 0, 0);
+	}
+	finish(&c);
+}
+#endif
+
 /* ------------------------------------------------------------ main */
 
 static int
@@ -1395,6 +1618,15 @@ run(void)
 #endif
 #ifdef E2E_HAVE_bf16
 	t_bf16();
+#endif
+#ifdef E2E_HAVE_divide
+	t_divide();
+#endif
+#ifdef E2E_HAVE_narrow
+	t_narrow();
+#endif
+#ifdef E2E_HAVE_unaligned
+	t_unaligned();
 #endif
 	pallas_device_close(dev);
 	return nfail != 0;

@@ -23,7 +23,8 @@ e2e=$top_srcdir/tests/e2e
 # (Example: PENDING="reduce bf16".)
 PENDING=
 FEATURES="elementwise eup iota control matmul squeeze squeeze_mid smem
-scratch buffering views dma reduce broadcast transpose roll bf16"
+scratch buffering views dma reduce broadcast transpose roll bf16 divide
+narrow unaligned"
 
 [ "${E2E_PENDING:-}" = run ] && PENDING=
 enabled=

@@ -18,6 +18,14 @@
 #define BR 8
 #define BC (2 * LN)
 
+/* narrow: i8 blocks are [32, BC] (packed tiles) of [I8ROWS, COLS] */
+#define I8ROWS 64
+
+/* unaligned: whole-dim blocks 1.5 and 0.5 vregs wide, ODDR rows */
+#define WIDE (LN + LN / 2)
+#define HALF (LN / 2)
+#define ODDR 12
+
 /* squeezed dims: [HEADS, ROWS, COLS] in [_, BR, COLS] blocks */
 #define HEADS 3
 

@@ -8,6 +8,9 @@
  *   npycheck gen-splash DIR H KVH S D SEED  DIR/q.npy (scaled), k, v
  *   npycheck splash DIR TOL               DIR/o.npy, lse.npy, causal mask
  *   npycheck table FILE V...              an i32 vector as a .npy file
+ *   npycheck same A B TOL                 A.npy equals B.npy: same dtype
+ *                                         and shape, bit for bit (TOL 0)
+ *                                         or floats within TOL (relative)
  *
  * Exit status 0 when the check holds, 1 when it does not, 2 on bad use.
  */
@@ -163,6 +166,78 @@ table(const char *path, int n, char **v)
 	return rc ? 1 : 0;
 }
 
+/* Element i of b as a double (bf16 widened, integers and bools too). */
+static double
+elem(const InterpBuf *b, int64_t i)
+{
+	uint32_t w;
+	float f;
+
+	switch (b->dtype) {
+	case DT_F32:
+		return ((const float *)b->data)[i];
+	case DT_BF16:
+		w = (uint32_t)((const uint16_t *)b->data)[i] << 16;
+		memcpy(&f, &w, 4);
+		return f;
+	case DT_I32:
+		return ((const int32_t *)b->data)[i];
+	case DT_I8:
+		return ((const int8_t *)b->data)[i];
+	default:
+		return ((const uint8_t *)b->data)[i];
+	}
+}
+
+static int
+near(double x, double y, double tol)
+{
+	if (isnan(x) || isnan(y))
+		return isnan(x) && isnan(y);
+	if (x == y)
+		return 1;
+	return fabs(x - y) <= tol * (1 + fabs(y));
+}
+
+/* A and B agree: bit for bit when tol is 0, else within tol. */
+static int
+same(const char *pa, const char *pb, double tol)
+{
+	InterpBuf a, b;
+	char err[256];
+	int64_t i, n, bad = 0;
+	size_t sz;
+
+	if (interp_npy_read(pa, &a, err, sizeof err) ||
+	    interp_npy_read(pb, &b, err, sizeof err)) {
+		fprintf(stderr, "npycheck: %s\n", err);
+		return 1;
+	}
+	if (a.dtype != b.dtype || !shape_eq(&a.shape, &b.shape)) {
+		fprintf(stderr, "npycheck: %s and %s differ in dtype or "
+		    "shape\n", pa, pb);
+		return 1;
+	}
+	n = shape_numel(&a.shape);
+	sz = interp_elem_size(a.dtype);
+	for (i = 0; i < n; i++) {
+		if (tol == 0 ? memcmp((char *)a.data + i * sz,
+		    (char *)b.data + i * sz, sz) == 0 :
+		    near(elem(&a, i), elem(&b, i), tol))
+			continue;
+		if (bad++ < 4)
+			fprintf(stderr, "npycheck: %s[%lld] = %.9g, %s has "
+			    "%.9g\n", pa, (long long)i, elem(&a, i), pb,
+			    elem(&b, i));
+	}
+	if (bad)
+		fprintf(stderr, "npycheck: %lld of %lld elements differ\n",
+		    (long long)bad, (long long)n);
+	interp_buf_free(&a);
+	interp_buf_free(&b);
+	return bad != 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -196,8 +271,10 @@ main(int argc, char **argv)
 		return check_matmul(argv[2], atof(argv[3]));
 	if (argc == 4 && strcmp(argv[1], "splash") == 0)
 		return check_splash(argv[2], atof(argv[3]));
+	if (argc == 5 && strcmp(argv[1], "same") == 0)
+		return same(argv[2], argv[3], atof(argv[4]));
 	fprintf(stderr, "usage: npycheck gen-matmul DIR M K N SEED | "
 	    "matmul DIR TOL | gen-splash DIR H KVH S D SEED | splash DIR TOL "
-	    "| table FILE V...\n");
+	    "| table FILE V... | same A B TOL\n");
 	return 2;
 }

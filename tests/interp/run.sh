@@ -98,6 +98,50 @@ off=$(sed -n 's/^simulated v4: \([0-9]*\) cycles.*/\1/p' "$tmp/off")
 [ -n "$on" ] && [ -n "$off" ] && [ "$on" -lt "$off" ] ||
 	bad "loop: $on cycles with the passes, $off without"
 
+# 5c. Budgets are per export: in a file whose export 'bad' needs more
+# VMEM than preset small has, 'good' still compiles and runs alone, with
+# the interpreter's results; the whole file and 'bad' itself fail.
+mixed=$top_srcdir/tests/diag/sema-vmem-budget-export.pk
+"$PALLASC" -m small --run --entry good "$mixed" >"$tmp/good" 2>&1 ||
+	bad "mixed: --run --entry good: $(cat "$tmp/good")"
+"$PALLASC" -m small --interpret --run --entry good "$mixed" \
+	>"$tmp/igood" 2>&1 || bad "mixed: --interpret: $(cat "$tmp/igood")"
+grep -q '^y: f32\[64, 128\] sum=' "$tmp/good" &&
+	[ "$(grep -A1 '^y:' "$tmp/good")" = \
+	    "$(grep -A1 '^y:' "$tmp/igood")" ] ||
+	bad "mixed: compiled and interpreted 'good' differ"
+"$PALLASC" -m small -o "$tmp/mixed.o" -fdiagnostics-color=never "$mixed" \
+	>/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q "exported as 'bad'" "$tmp/err" &&
+	[ ! -e "$tmp/mixed.o" ] || bad "mixed: -o: $(cat "$tmp/err")"
+"$PALLASC" -m small --run --entry bad "$mixed" >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q "needs 1.02 MiB of VMEM" "$tmp/err" ||
+	bad "mixed: --entry bad: $(cat "$tmp/err")"
+
+# 5d. Host buffers of a user's size that do not fit the host's memory
+# are an error (exit 1), not an internal one: 2 GiB of operands (they
+# fit v4's HBM) with 1 GiB of address space, where x already fails.
+# Skipped where the limit stops pallasc itself (sanitizer builds
+# reserve much more).
+cat >"$tmp/gig.pk" <<'EOF2'
+kernel add<N>(x: f32[N, 1024], out y: f32[N, 1024])
+grid (i: N / 8)
+semantics (parallel)
+blocks { x: [8, 1024] at (i, 0); y: [8, 1024] at (i, 0); }
+{ y[...] = x[...] + 1.0; }
+export add<262144>;
+EOF2
+if (ulimit -v 1048576 && "$PALLASC" --version) >/dev/null 2>&1; then
+	for mode in --interpret ""; do
+		# shellcheck disable=SC2086
+		(ulimit -v 1048576 && exec "$PALLASC" -m v4 $mode --run \
+			"$tmp/gig.pk") >/dev/null 2>"$tmp/err"
+		status=$?
+		[ $status -eq 1 ] && grep -q "out of host memory for 'x'" \
+			"$tmp/err" || bad "gig$mode: $status: $(cat "$tmp/err")"
+	done
+fi
+
 # 6. Usage errors exit 2; bad files exit 1.
 toy=$top_srcdir/tests/interp/toy.pk
 usage() {

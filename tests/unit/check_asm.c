@@ -151,7 +151,9 @@ make_ins(const MachPreset *mp, int op, unsigned seed, uint32_t bundle,
 
 /* ------------------------------------------------------ round trips */
 
-/* One bundle per opcode and seed, with two regions for trace markers. */
+/* One bundle per opcode and seed, with two regions for trace markers
+   and a message for traps (the assembler's string order: messages
+   first). */
 START_TEST(test_every_op_round_trip)
 {
 	const MachPreset *mp;
@@ -160,15 +162,19 @@ START_TEST(test_every_op_round_trip)
 	unsigned seed, nseed = 16;
 	uint32_t nb = (NMACHOP - 1) * nseed, b;
 	int k, op;
+	int64_t msg;
 
 	for (k = 0; (mp = mach_preset_at(k)) != NULL; k++) {
 		p = mach_program_new(mp->name);
+		msg = mach_program_str(p, "index %0 \"x\" 100%% \\ %12");
 		for (op = 1; op < NMACHOP; op++)
 			for (seed = 0; seed < nseed; seed++) {
 				b = p->nbundle;
 				in = make_ins(mp, op, seed, b, nb);
 				if (op == OP_TBEGIN || op == OP_TEND)
 					in.imm = (int32_t)(seed % 4);
+				if (op == OP_TRAP)
+					in.imm = seed % 2 ? (int32_t)msg : 0;
 				ck_assert_int_eq(mach_program_add_bundle(p, &in,
 				    1), MACH_OK);
 			}

@@ -304,6 +304,58 @@ START_TEST(packed_race)
 }
 END_TEST
 
+/*
+ * Packed i8 (element size 1): HBM [40, 64] bytes, rows 8.. and columns
+ * 16.. of it ([40 - 8 = 32 rows: one (4S, L) tile row; 40 columns)
+ * into packed VMEM tiles at VBASE (row g * S + i in byte g of word row
+ * i, written here from the layout isel uses), then back to a fresh HBM
+ * buffer: each byte in its place, the rest of the tiles untouched.
+ */
+START_TEST(packed_i8_round_trip)
+{
+	enum { NR8 = 32, TB = 8 * 16 * 4 };
+	uint32_t cnt[4] = { NC, NR8, 1, 1 };
+	int32_t hs[3] = { CB, 0, 0 }, vs[3] = { 3 * TB, 0, 0 };
+	uint64_t h, h2, hsz = RB * CB, at;
+	uint8_t *x, *y, seen[3 * TB];
+	int i, j, k;
+	T t;
+
+	open_dma(&t, " sync.wait f3, 1\n smovi s2, 2112\n"
+	    " dma.start f4, [s2]\n sync.wait f4, 1\n");
+	h = mach_sim_hbm_alloc(t.m, hsz, MACH_NOADDR);
+	h2 = mach_sim_hbm_alloc(t.m, hsz, MACH_NOADDR);
+	x = mach_sim_hbm(t.m, h, hsz);
+	for (i = 0; i < RB * CB; i++)
+		x[i] = (uint8_t)(i * 7 + 3);
+	memset(mach_sim_hbm(t.m, h2, hsz), 0xee, hsz);
+	memset(t.m->vmem + VBASE, 0x5a, sizeof seen);
+	memset(seen, 0, sizeof seen);
+	desc(&t, 2048, ctrl_of(MACH_DMA_HBM_VMEM, 2, 1, MACH_DMA_PACKED),
+	    h + (uint64_t)(R0 * CB + C0), VBASE, cnt, hs, vs);
+	desc(&t, 2112, ctrl_of(MACH_DMA_VMEM_HBM, 2, 1, MACH_DMA_PACKED),
+	    VBASE, h2 + (uint64_t)(R0 * CB + C0), cnt, vs, hs);
+	ck_assert_msg(t_run(&t) == 0, "%s", t.m->trap.message);
+	y = mach_sim_hbm(t.m, h2, hsz);
+	for (i = 0; i < NR8; i++)
+		for (j = 0; j < NC; j++) {
+			at = (uint64_t)(j / 16 * TB + i % 8 * 16 * 4 +
+			    j % 16 * 4 + i / 8);
+			k = (R0 + i) * CB + C0 + j;
+			ck_assert_msg(t.m->vmem[VBASE + at] == x[k],
+			    "vmem (%d, %d)", i, j);
+			ck_assert_msg(y[k] == x[k], "hbm (%d, %d)", i, j);
+			seen[at] = 1;
+		}
+	for (k = 0; k < (int)sizeof seen; k++)
+		if (!seen[k])
+			ck_assert_msg(t.m->vmem[VBASE + k] == 0x5a,
+			    "byte %d", k);
+	ck_assert_uint_eq(t.m->cnt.hbm_read_bytes, NR8 * NC);
+	t_close(&t);
+}
+END_TEST
+
 START_TEST(packed_bad_descriptor)
 {
 	static const struct {
@@ -312,6 +364,7 @@ START_TEST(packed_bad_descriptor)
 		const char *why;
 	} bad[] = {
 		{ MACH_DMA_HBM_VMEM, 4, MACH_DMA_PACKED, "element size" },
+		{ MACH_DMA_HBM_VMEM, 8, MACH_DMA_PACKED, "element size" },
 		{ MACH_DMA_HBM_SMEM, 2, MACH_DMA_PACKED, "VMEM side" },
 		{ MACH_DMA_SMEM_HBM, 2, MACH_DMA_PACKED, "VMEM side" },
 		{ MACH_DMA_HBM_VMEM, 2, MACH_DMA_PACKED << 1, "control bits" },
@@ -584,6 +637,7 @@ suite(void)
 	tcase_add_test(t, packed_vmem_to_vmem);
 	tcase_add_test(t, packed_timing);
 	tcase_add_test(t, packed_race);
+	tcase_add_test(t, packed_i8_round_trip);
 	tcase_add_test(t, packed_bad_descriptor);
 	suite_add_tcase(s, t);
 	t = tcase_create("compiled");

@@ -156,7 +156,7 @@ feature(const char *name, const char *const *entries, double tol,
 	END_TEST
 
 /* smem.pk's tables: t a permutation of the row blocks with fixed points
-   (t[i] == i adds 100), w a scale per block. */
+   (t[i] == i adds 100), w a scale per block (divide.pk's w too). */
 static void
 gather_tables(const CKernel *k, InterpBuf *b, void *arg)
 {
@@ -190,6 +190,9 @@ FEATURE(transpose, 0, NULL, "transpose_blocks")
 FEATURE(roll, 0, NULL, "roll_blocks")
 FEATURE(squeeze_mid, 0, NULL, "squeeze_mid")
 FEATURE(bf16, 0, NULL, "ew_bf16")
+FEATURE(divide, 1e-6, gather_tables, "div_i32", "div_f32")
+FEATURE(narrow, 0, NULL, "ew_bool", "ew_i8")
+FEATURE(unaligned, 0, NULL, "wide", "narrow_cols", "odd_rows", "dma_wide")
 
 /* ------------------------------------------------------------ Splash */
 
@@ -248,11 +251,14 @@ suite(void)
 	tcase_add_test(t, dma);
 	tcase_add_test(t, eup);
 	tcase_add_test(t, reduce);
+	tcase_add_test(t, divide);
 	tcase_add_test(t, broadcast);
 	tcase_add_test(t, transpose);
 	tcase_add_test(t, roll);
 	tcase_add_test(t, squeeze_mid);
 	tcase_add_test(t, bf16);
+	tcase_add_test(t, narrow);
+	tcase_add_test(t, unaligned);
 	tcase_add_test(t, splash);
 	suite_add_tcase(s, t);
 	return s;

@@ -262,6 +262,106 @@ START_TEST(mxu_accumulate)
 }
 END_TEST
 
+/*
+ * Partial tiles, operands straight from HBM: K or N below the MXU size
+ * (attention with D = 64 on v4, D = 128 on v6e's 256-wide MXUs), K and N
+ * below the lanes, M below a vreg's rows (bf16: 16), trans_b, bf16, and
+ * += into dst (NaN in every tile's padding: the runs poison memory).
+ */
+START_TEST(mxu_partial)
+{
+	mm_check(DOT_SRC("a64", "f32", 128, 256, 64, 256, 64,
+	    ", trans_b: true, precision: highest"), "v4", "a64", 128, 256,
+	    64, 1, F32, 1e-5, NULL);
+	mm_check(DOT_SRC("k64", "f32", 8, 64, 64, 64, 64, ""), "v4", "k64", 8,
+	    64, 64, 0, F32DEF, 1e-5, NULL);
+	mm_check(DOT_SRC("b72", "bf16", 72, 96, 64, 64, 96, ""), "v4", "b72",
+	    72, 96, 64, 0, BF16, 1e-5, NULL);
+	mm_check(DOT_SRC("b8t", "bf16", 8, 64, 96, 64, 96, ", trans_b: true"),
+	    "v4", "b8t", 8, 64, 96, 1, BF16, 1e-5, NULL);
+	mm_check(DOT_SRC("k8", "f32", 8, 4, 8, 8, 4, ", precision: high"),
+	    "v4", "k8", 8, 4, 8, 0, F32, 1e-4, NULL);
+	mm_check(DOT_SRC("a128", "f32", 128, 256, 128, 256, 128,
+	    ", trans_b: true, precision: highest"), "v6e", "a128", 128, 256,
+	    128, 1, F32, 1e-5, NULL);
+	mm_check(DOT_SRC("n128", "bf16", 64, 128, 384, 384, 128, ""), "v6e",
+	    "n128", 64, 128, 384, 0, BF16, 1e-5, NULL);
+	mm_check(DOT_SRC("m4", "f32", 4, 8, 8, 8, 8, ", precision: highest"),
+	    "small", "m4", 4, 8, 8, 0, F32, 1e-5, NULL);
+	mm_check(DOT_SRC("bt", "bf16", 24, 8, 40, 8, 40, ", trans_b: true"),
+	    "small", "bt", 24, 8, 40, 1, BF16, 1e-5, NULL);
+}
+END_TEST
+
+/* v6e, one row group (a trip of one step): the next set's 128 weight
+   pushes all go in that step. */
+START_TEST(mxu_one_step_trips)
+{
+	mm_check(DOT_SRC("s1", "f32", 8, 512, 512, 512, 512, ""), "v6e", "s1",
+	    8, 512, 512, 0, F32DEF, 1e-5, NULL);
+	mm_check(DOT_SRC("s1t", "f32", 8, 256, 1024, 256, 1024,
+	    ", trans_b: true"), "v6e", "s1t", 8, 256, 1024, 1, F32DEF, 1e-5,
+	    NULL);
+}
+END_TEST
+
+/*
+ * Partial tiles as views of whole blocks (K and N of 1.5 and 0.75 MXU
+ * tiles, the rest of dst's tiles kept), against interpret mode: every
+ * precision, bf16, trans_b, +=; and on v4 the splits: K and N over
+ * several sets with a partial last tile, a partial row group in a
+ * looped stream.
+ */
+static const char views_src[] =
+"#ifdef __PK_PRESET_SMALL__\n"
+"#define W 48\n#define K1 24\n#define K2 40\n#define M1 24\n"
+"#else\n"
+"#define W 256\n#define K1 192\n#define K2 96\n#define M1 72\n"
+"#endif\n"
+"kernel sk(x: f32[M1, W], y: f32[W, W], out z: f32[M1, W])\n"
+"{ z[...] = x[...] + 1.0; z[:, 0:K2] = dot(x[:, 0:K1], y[0:K1, 0:K2]); }\n"
+"kernel ska(x: f32[8, W], y: f32[W, W], out z: f32[8, W])\n"
+"{ z[...] = x[...] + 1.0;\n"
+"  z[:, 0:K1] += dot(x[:, 0:K2], y[0:K2, 0:K1], precision: highest); }\n"
+"kernel skt(x: f32[M1, W], y: f32[W, W], out z: f32[M1, W])\n"
+"{ z[...] = x[...] + 1.0;\n"
+"  z[0:M1 - 4, 0:K1] = dot(x[0:M1 - 4, 0:K2], y[0:K1, 0:K2], trans_b,\n"
+"      precision: high); }\n"
+"kernel sbm(x: bf16[M1, W], y: bf16[W, W], out z: f32[M1, W])\n"
+"{ z[...] = x[...] as f32 + 1.0;\n"
+"  z[0:M1 - 12, 0:K2] = dot(x[0:M1 - 12, 0:K1], y[0:K1, 0:K2]); }\n"
+"kernel sbt(x: bf16[32, W], y: bf16[W, W], out z: f32[32, W])\n"
+"{ z[...] = x[...] as f32 + 1.0;\n"
+"  z[:, 0:K1] += dot(x[:, 0:K2], y[0:K1, 0:K2], trans_b); }\n"
+"#ifndef __PK_PRESET_SMALL__\n"
+"kernel lk(x: f32[64, 640], y: f32[640, 640], out z: f32[64, 640])\n"
+"{ z[...] = x[...] + 1.0; z[:, 0:576] = dot(x[:, 0:576], y[0:576, 0:576]);"
+" }\n"
+"kernel lm(x: bf16[1504, 384], y: bf16[384, 384], out z: f32[1504, 384])\n"
+"{ z[...] = x[...] as f32 + 1.0;\n"
+"  z[0:1500, 0:200] += dot(x[0:1500, 0:320], y[0:200, 0:320], trans_b);"
+" }\n"
+"export lk; export lm;\n"
+"#endif\n"
+"export sk; export ska; export skt; export sbm; export sbt;\n";
+
+START_TEST(mxu_partial_views)
+{
+	static const char *const pre[] = { "small", "v4", "v6e" };
+	static const char *const e[] = { "sk", "ska", "skt", "sbm", "sbt",
+	    "lk", "lm" };
+	/* f32 sums of up to 576 products in another order than the
+	   interpreter's */
+	VtOpts o = { .tol = 5e-5, .seed = 3 };
+	size_t k, i;
+
+	for (k = 0; k < sizeof pre / sizeof pre[0]; k++)
+		for (i = 0; i < sizeof e / sizeof e[0]; i++)
+			if (k > 0 || i < 5)
+				vt_check(views_src, pre[k], e[i], &o, NULL);
+}
+END_TEST
+
 /* A grid whose operands stay in VMEM: after one copy in, every step is
    a 256 x 256 x 512 matmul into the accumulator.  The MXUs' share of
    the cycles outside DMA waits has a floor. */
@@ -314,6 +414,9 @@ suite(void)
 	tcase_add_test(t, mxu_small);
 	tcase_add_test(t, mxu_accumulate);
 	tcase_add_test(t, mxu_utilisation);
+	tcase_add_test(t, mxu_partial);
+	tcase_add_test(t, mxu_one_step_trips);
+	tcase_add_test(t, mxu_partial_views);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -3,8 +3,10 @@
  * from PALLAS_PRESET), images from memory and from a file, calls with
  * buffers and with checked tensors (every mismatch), a program built for
  * another preset, traps through the API, counters with regions, the
- * Chrome trace (well-formed JSON, no overlapping events on a track), and
- * two devices on two threads giving identical results and cycles.
+ * Chrome trace (well-formed JSON, no overlapping events on a track),
+ * two devices on two threads giving identical results and cycles, and
+ * HBM allocation failures (the allocator hook, an operand beyond HBM)
+ * returned as error codes.
  */
 #include <check.h>
 #include <pthread.h>
@@ -526,6 +528,101 @@ START_TEST(test_threads)
 }
 END_TEST
 
+/* An allocator that counts, and fails once 'budget' calls have passed. */
+typedef struct Counting {
+	int budget, nalloc, nrelease;
+	size_t last;
+} Counting;
+
+static void *
+count_alloc(void *ud, size_t bytes)
+{
+	Counting *c = ud;
+
+	c->last = bytes;
+	if (c->budget-- <= 0)
+		return NULL;
+	c->nalloc++;
+	return malloc(bytes);
+}
+
+static void
+count_release(void *ud, void *p)
+{
+	Counting *c = ud;
+
+	c->nrelease++;
+	free(p);
+}
+
+START_TEST(test_allocator)
+{
+	PallasDevice *dev;
+	PallasProgram *prog;
+	Counting c = { 1, 0, 0, 0 };
+	PallasAllocator a = { count_alloc, count_release, &c };
+	PallasAllocator half = { count_alloc, NULL, &c };
+	float x[128], y[128];
+	void *buf[2] = { x, y };
+	int i;
+
+	ck_assert_int_eq(pallas_device_open("small", &dev), PALLAS_OK);
+	prog = load_twice(dev);
+	for (i = 0; i < 128; i++)
+		x[i] = (float)i;
+	ck_assert_int_eq(pallas_device_set_allocator(dev, &half),
+	    PALLAS_EINVAL);
+	ck_assert_int_eq(pallas_device_set_allocator(dev, &a), PALLAS_OK);
+	/* x gets its HBM, y does not: an error code and a message */
+	memset(y, 0, sizeof y);
+	ck_assert_int_eq(pallas_call(dev, prog, "twice", buf, 2),
+	    PALLAS_ENOMEM);
+	ck_assert_uint_eq(c.last, 512);
+	ck_assert_ptr_nonnull(strstr(pallas_last_error(dev),
+	    "operand 'y': out of host memory for its 512 bytes of HBM"));
+	ck_assert(y[1] == 0);
+	/* with memory again the same device works, through the allocator */
+	c.budget = 2;
+	ck_assert_int_eq(pallas_call(dev, prog, "twice", buf, 2), PALLAS_OK);
+	check_twice(x, y);
+	ck_assert_int_eq(c.nalloc, 3);
+	ck_assert_int_eq(pallas_device_set_allocator(dev, NULL), PALLAS_OK);
+	ck_assert_int_eq(c.nrelease, c.nalloc);	/* all given back */
+	ck_assert_int_eq(pallas_call(dev, prog, "twice", buf, 2), PALLAS_OK);
+	ck_assert_int_eq(c.nalloc, 3);		/* malloc again */
+	pallas_program_free(prog);
+	pallas_device_close(dev);
+	ck_assert_int_eq(pallas_device_set_allocator(NULL, &a), PALLAS_EINVAL);
+}
+END_TEST
+
+/* An operand larger than the preset's HBM: PALLAS_EINVAL, not a crash. */
+START_TEST(test_operand_beyond_hbm)
+{
+	static const char big_s[] =
+	    ".preset small\n"
+	    ".entry big\n"
+	    ".operand x in f32[1024,2048] smem=0\n"
+	    "  halt\n";
+	PallasDevice *dev;
+	PallasProgram *prog;
+	size_t len;
+	void *img = image(big_s, NULL, &len);
+	float *x = calloc(1024 * 2048, sizeof *x);
+	void *buf[1] = { x };
+
+	ck_assert_int_eq(pallas_device_open("small", &dev), PALLAS_OK);
+	ck_assert_int_eq(pallas_program_load(dev, img, len, &prog), PALLAS_OK);
+	ck_assert_int_eq(pallas_call(dev, prog, "big", buf, 1), PALLAS_EINVAL);
+	ck_assert_str_eq(pallas_last_error(dev), "operand 'x': cannot place "
+	    "8388608 bytes in HBM (preset 'small' has 4194304)");
+	pallas_program_free(prog);
+	pallas_device_close(dev);
+	free(img);
+	free(x);
+}
+END_TEST
+
 START_TEST(test_poison_and_limit)
 {
 	static const char s[] =
@@ -572,6 +669,8 @@ suite(void)
 	tcase_add_test(tc, test_trace_file);
 	tcase_add_test(tc, test_threads);
 	tcase_add_test(tc, test_poison_and_limit);
+	tcase_add_test(tc, test_allocator);
+	tcase_add_test(tc, test_operand_beyond_hbm);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	return s;

@@ -1,8 +1,8 @@
 /*
  * check_sema.c - unit tests of dsl/sema/ algorithms: exact index-map
  * evaluation (with SMEM tables), revisit enumeration, the inference of
- * the axes that carry state, budget arithmetic and the largest-fitting
- * block suggestion.
+ * the axes that carry state, budget arithmetic, the largest-fitting
+ * block suggestion, the HBM check's boundary and per-export budgets.
  */
 #include <check.h>
 #include <stdio.h>
@@ -27,9 +27,10 @@ src(void *pp, Token *t)
 	return pp_next(pp, t);
 }
 
-/* Checks src under preset; returns the number of errors. */
+/* Checks src under preset (for export entry alone, unless NULL);
+   returns the number of errors. */
 static int
-check_src(const char *text, const char *preset)
+check_src_entry(const char *text, const char *preset, const char *entry)
 {
 	PP *pp;
 	Ast *m;
@@ -44,9 +45,15 @@ check_src(const char *text, const char *preset)
 	pp_push_text(pp, "t.pk", text, strlen(text));
 	m = parse_module(src, pp, &fx.d, &fx.a);
 	ck_assert_int_eq(fx.d.nerror, 0);
-	fx.cm = sema_check(m, mach_preset(preset), &fx.d, &fx.a);
+	fx.cm = sema_check_entry(m, mach_preset(preset), entry, &fx.d, &fx.a);
 	pp_free(pp);
 	return fx.d.nerror;
+}
+
+static int
+check_src(const char *text, const char *preset)
+{
+	return check_src_entry(text, preset, NULL);
 }
 
 static void
@@ -240,6 +247,64 @@ START_TEST(largest_fitting_block)
 }
 END_TEST
 
+/*
+ * The HBM check follows the runtime's layout exactly: on small (4 MiB)
+ * two f32[N, 16] operands fit while 0x10000 + span(64 N) + 64 N <= 4 MiB:
+ * at N = 32192, not at 32200 (the next multiple of 8).
+ */
+START_TEST(hbm_budget_boundary)
+{
+	static const char s[] =
+	"kernel add<N>(x: f32[N, 16], out y: f32[N, 16])\n"
+	"grid (i: N / 8)\n"
+	"blocks { x: [8, 16] at (i, 0); y: [8, 16] at (i, 0); }\n"
+	"{ y[...] = x[...] + 1.0; }\n"
+	"export add<32192> as fits;\n"
+	"export add<32200> as over;\n";
+
+	ck_assert_uint_le(MACH_HBM_BASE + mach_hbm_span(64 * 32192) +
+	    64 * 32192, 4 << 20);
+	ck_assert_uint_gt(MACH_HBM_BASE + mach_hbm_span(64 * 32200) +
+	    64 * 32200, 4 << 20);
+	ck_assert_int_eq(check_src(s, "small"), 1);
+	ck_assert_ptr_nonnull(strstr(messages(), "error: export 'over' needs "
+	    "3.93 MiB of HBM for its operands but preset 'small' has 4 MiB"));
+	ck_assert_ptr_null(strstr(messages(), "'fits'"));
+	done();
+	ck_assert_int_eq(check_src(s, "v4"), 0);
+	done();
+}
+END_TEST
+
+/* Budgets are per export: with an entry, only its own are enforced. */
+START_TEST(budgets_per_export)
+{
+	static const char s[] =
+	"kernel add<N, B>(x: f32[N, 128], out y: f32[N, 128])\n"
+	"grid (i: N / B)\n"
+	"blocks { x: [B, 128] at (i, 0); y: [B, 128] at (i, 0); }\n"
+	"{ y[...] = x[...] + 1.0; }\n"
+	"kernel copy<N>(x: f32[N, 128], out y: f32[N, 128])\n"
+	"grid (i: N / 8)\n"
+	"blocks { x: [8, 128] at (i, 0); y: [8, 128] at (i, 0); }\n"
+	"{ y[...] = x[...]; }\n"
+	"export add<64, 8> as good;\n"
+	"export add<1024, 512> as bad;\n"
+	"export copy<65536> as huge;\n";
+
+	ck_assert_int_eq(check_src(s, "small"), 2);	/* VMEM, HBM */
+	ck_assert_ptr_nonnull(strstr(messages(), "exported as 'bad'"));
+	ck_assert_ptr_nonnull(strstr(messages(), "export 'huge' needs"));
+	done();
+	ck_assert_int_eq(check_src_entry(s, "small", "good"), 0);
+	ck_assert_int_eq(fx.cm->nexport, 3);
+	done();
+	ck_assert_int_eq(check_src_entry(s, "small", "bad"), 1);
+	ck_assert_ptr_null(strstr(messages(), "huge"));
+	done();
+}
+END_TEST
+
 START_TEST(tiling_per_preset)
 {
 	static const char s[] =
@@ -271,6 +336,8 @@ main(void)
 	tcase_add_test(tc, budget_arithmetic);
 	tcase_add_test(tc, largest_fitting_block);
 	tcase_add_test(tc, tiling_per_preset);
+	tcase_add_test(tc, hbm_budget_boundary);
+	tcase_add_test(tc, budgets_per_export);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

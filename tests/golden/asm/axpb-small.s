@@ -1,5 +1,5 @@
 # axpb64: VMEM 16384 of 262144 bytes; SMEM 448 of 4096 bytes
-# 177 bundles, 285 ops
+# 174 bundles, 278 ops
 .preset small
 .region axpb64
 .entry axpb64 pc=L0
@@ -62,16 +62,15 @@ L0:
 	sst s0, [s0 + 444]
 	sst s0, [s0 + 388]
 	smovi s1, 0 ; smovi s2, -2147483648
-	sst s1, [s0 + 144] ; smuli s3, s1, 4
-	sst s1, [s0 + 148] ; smuli s4, s1, 512
-	sst s1, [s0 + 152] ; sadd s5, s3, s4
-	sst s2, [s0 + 156] ; scmpi.eq p1, s1, 0
-	sst s2, [s0 + 160] ; scmpi.eq p2, s1, 1
-	sld s3, [s0] ; sld s4, [s0 + 4]
-	smov s6, s1
-	sadd s7, s3, s5 ; sst s4, [s0 + 196]
-	saddi s3, s7, 0
-	sst s3, [s0 + 192]
+	sst s1, [s0 + 144] ; scmpi.eq p1, s1, 0
+	sst s1, [s0 + 148] ; scmpi.eq p2, s1, 1
+	sst s1, [s0 + 152] ; smov s3, s1
+	sst s2, [s0 + 156]
+	sst s2, [s0 + 160]
+	sld s4, [s0] ; sld s5, [s0 + 4]
+	nop
+	sst s5, [s0 + 196] ; saddi s6, s4, 0
+	sst s6, [s0 + 192]
 	sst s1, [s0 + 200]
 	(p1) dma.start f0, [s0 + 192]
 	(p2) dma.start f1, [s0 + 192]
@@ -80,75 +79,73 @@ L0:
 	sst s1, [s0 + 172]
 	sst s2, [s0 + 176]
 	sst s2, [s0 + 180]
-L72:
-	saddi s1, s6, 1 ; smovi s2, 0
-	scmpi.eq p1, s1, 8 ; sld s3, [s0 + 156]
-	ssel s4, p1, s2, s1 ; sld s5, [s0 + 160]
+L71:
+	saddi s1, s3, 1 ; smovi s2, 0
+	scmpi.eq p1, s1, 8 ; sld s4, [s0 + 156]
+	ssel s5, p1, s2, s1 ; sld s6, [s0 + 160]
 	sld s1, [s0 + 176] ; sld s2, [s0 + 180]
-	pnot p2, p1 ; scmp.ne p3, s6, s4
-	sld s7, [s0 + 144] ; scmp.ne p1, s6, s3
-	scmpi.ne p4, s5, 0 ; pand p5, p2, p3
-	sld s3, [s0 + 164] ; scmp.ne p3, s6, s1
-	scmpi.eq p6, s6, 0 ; scmpi.ne p7, s2, 0
+	pnot p2, p1 ; scmp.ne p3, s3, s5
+	sld s7, [s0 + 144] ; scmp.ne p1, s3, s4
+	scmpi.ne p4, s6, 0 ; pand p5, p2, p3
+	sld s4, [s0 + 164] ; scmp.ne p3, s3, s1
+	scmpi.eq p6, s3, 0 ; scmpi.ne p7, s2, 0
 	por p6, p1, p4 ; por p8, p3, p7
-	(!p5) br L94
-	smuli s1, s4, 8 ; smovi s2, 0
-	smuli s4, s2, 4 ; smuli s5, s1, 512
-	smovi s1, 1 ; sld s2, [s0]
-	sadd s8, s4, s5 ; sld s9, [s0 + 4]
-	ssub s4, s1, s7 ; sadd s5, s2, s8
-	smuli s1, s4, 4096 ; sst s9, [s0 + 260]
-	saddi s2, s5, 0 ; saddi s8, s1, 0
-	sst s2, [s0 + 256] ; scmpi.eq p1, s4, 0
-	sst s8, [s0 + 264] ; scmpi.eq p3, s4, 1
-	(p1) dma.start f0, [s0 + 256]
+	(!p5) br L91
+	smuli s1, s5, 8 ; sld s2, [s0]
+	smovi s5, 1 ; smuli s6, s1, 512
+	ssub s1, s5, s7 ; sld s8, [s0 + 4]
+	sadd s5, s2, s6 ; smuli s9, s1, 4096
+	sst s8, [s0 + 260] ; saddi s2, s5, 0
+	sst s2, [s0 + 256] ; saddi s5, s9, 0
+	sst s5, [s0 + 264] ; scmpi.eq p1, s1, 0
+	scmpi.eq p3, s1, 1 ; (p1) dma.start f0, [s0 + 256]
 	(p3) dma.start f1, [s0 + 256]
-L94:
+L91:
 	sld s1, [s0 + 172]
 	nop
 	scmpi.ne p1, s1, 0
-	(!p1) br L111
+	(!p1) br L108
 	sld s1, [s0 + 176] ; sld s2, [s0 + 180]
-	sld s4, [s0 + 164] ; smovi s5, 1
+	sld s5, [s0 + 164] ; smovi s6, 1
 	smuli s8, s1, 8 ; smuli s9, s2, 128
-	ssub s1, s5, s4 ; smuli s2, s9, 4
-	smuli s4, s1, 4096 ; smuli s5, s8, 512
-	sadd s8, s2, s5 ; sld s9, [s0 + 8]
-	sld s2, [s0 + 12] ; saddi s5, s4, 8192
-	sadd s4, s9, s8 ; sst s5, [s0 + 320]
-	sst s2, [s0 + 332] ; saddi s5, s4, 0
-	sst s5, [s0 + 328] ; scmpi.eq p1, s1, 0
+	ssub s1, s6, s5 ; smuli s2, s9, 4
+	smuli s5, s1, 4096 ; smuli s6, s8, 512
+	sadd s8, s2, s6 ; sld s9, [s0 + 8]
+	sld s2, [s0 + 12] ; saddi s6, s5, 8192
+	sadd s5, s9, s8 ; sst s6, [s0 + 320]
+	sst s2, [s0 + 332] ; saddi s6, s5, 0
+	sst s6, [s0 + 328] ; scmpi.eq p1, s1, 0
 	scmpi.eq p3, s1, 1 ; smovi s2, 0 ; (p1) dma.start f2, [s0 + 320]
 	(p3) dma.start f3, [s0 + 320]
 	sst s2, [s0 + 172]
-L111:
-	(!p6) br L115
+L108:
+	(!p6) br L112
 	scmpi.eq p1, s7, 0 ; scmpi.eq p3, s7, 1
 	(p1) sync.take f0, 1
 	(p3) sync.take f1, 1
-L115:
+L112:
 	.loc "examples/axpb.pk" 15 5 region=axpb64
 	smovi s1, 0 ; smuli s2, s7, 4096 ; vbcasti v0, 2.0f ; vbcasti v1, 1.0f
 	.loc "examples/axpb.pk" 15 5 region=axpb64
-	smov s4, s1 ; smuli s5, s3, 4096
+	smov s5, s1 ; smuli s6, s4, 4096
 	.loc "examples/axpb.pk" 15 5 region=axpb64
-	smuli s1, s4, 32 ; saddi s4, s4, 32
+	smuli s1, s5, 32 ; saddi s5, s5, 32
 	.loc "examples/axpb.pk" 15 5 region=axpb64
-	sadd s8, s2, s1 ; smuli s9, s4, 32
+	sadd s8, s2, s1 ; smuli s9, s5, 32
 	.loc "examples/axpb.pk" 15 5 region=axpb64
-	sadd s10, s2, s9 ; saddi s4, s4, 32 ; vld v2, [s8]
+	sadd s10, s2, s9 ; saddi s5, s5, 32 ; vld v2, [s8]
 	.loc "examples/axpb.pk" 15 5 region=axpb64
-	smuli s11, s4, 32 ; saddi s4, s4, 32 ; vld v3, [s8 + 512]
+	smuli s11, s5, 32 ; saddi s5, s5, 32 ; vld v3, [s8 + 512]
 	.loc "examples/axpb.pk" 15 5 region=axpb64
-	sadd s12, s2, s11 ; smuli s8, s4, 32 ; vld v5, [s10] ; vmul.f32 v4, v2, v0
+	sadd s12, s2, s11 ; smuli s8, s5, 32 ; vld v5, [s10] ; vmul.f32 v4, v2, v0
 	.loc "examples/axpb.pk" 15 5 region=axpb64
-	sadd s14, s5, s1 ; sadd s13, s2, s8 ; vld v6, [s10 + 512] ; vmul.f32 v2, v3, v0
+	sadd s14, s6, s1 ; sadd s13, s2, s8 ; vld v6, [s10 + 512] ; vmul.f32 v2, v3, v0
 	.loc "examples/axpb.pk" 15 5 region=axpb64
-	sadd s1, s5, s9 ; sadd s2, s5, s11 ; vld v8, [s12] ; vadd.f32 v3, v4, v1 ; vmul.f32 v7, v5, v0
+	sadd s1, s6, s9 ; sadd s2, s6, s11 ; vld v8, [s12] ; vadd.f32 v3, v4, v1 ; vmul.f32 v7, v5, v0
 	.loc "examples/axpb.pk" 15 5 region=axpb64
-	sadd s9, s5, s8 ; pnot p1, p2 ; vld v9, [s12 + 512] ; vadd.f32 v4, v2, v1 ; vmul.f32 v5, v6, v0
+	sadd s9, s6, s8 ; pnot p1, p2 ; vld v9, [s12 + 512] ; vadd.f32 v4, v2, v1 ; vmul.f32 v5, v6, v0
 	.loc "examples/axpb.pk" 15 5 region=axpb64
-	saddi s4, s4, 32 ; por p2, p1, p5 ; vld v2, [s13] ; vst v3, [s14 + 8192] ; vadd.f32 v6, v7, v1 ; vmul.f32 v10, v8, v0
+	saddi s5, s5, 32 ; por p2, p1, p5 ; vld v2, [s13] ; vst v3, [s14 + 8192] ; vadd.f32 v6, v7, v1 ; vmul.f32 v10, v8, v0
 	.loc "examples/axpb.pk" 15 5 region=axpb64
 	vld v3, [s13 + 512] ; vst v4, [s14 + 8704] ; vadd.f32 v7, v5, v1 ; vmul.f32 v8, v9, v0
 	.loc "examples/axpb.pk" 15 5 region=axpb64
@@ -162,34 +159,34 @@ L115:
 	.loc "examples/axpb.pk" 15 5 region=axpb64
 	vst v0, [s9 + 8192]
 	.loc "examples/axpb.pk" 15 5 region=axpb64
-	(!p2) br L144 ; vst v3, [s9 + 8704]
+	(!p2) br L141 ; vst v3, [s9 + 8704]
 	.loc "" 0 0 region=axpb64
 	smovi s1, 1 ; sld s2, [s0 + 168]
-	ssub s4, s1, s3
+	ssub s5, s1, s4
 	scmpi.ne p1, s2, 0
-	(!p1) br L140
-	scmpi.eq p1, s4, 0 ; scmpi.eq p2, s4, 1
+	(!p1) br L137
+	scmpi.eq p1, s5, 0 ; scmpi.eq p2, s5, 1
 	(p1) sync.take f2, 1
 	(p2) sync.take f3, 1
-L140:
+L137:
 	smovi s1, 1
 	sst s1, [s0 + 168]
-	sst s4, [s0 + 164]
+	sst s5, [s0 + 164]
 	sst s1, [s0 + 172]
-L144:
-	sst s6, [s0 + 156] ; smovi s1, 0
-	sst s1, [s0 + 160] ; (!p5) br L149
+L141:
+	sst s3, [s0 + 156] ; smovi s1, 0
+	sst s1, [s0 + 160] ; (!p5) br L146
 	smovi s1, 1
 	ssub s2, s1, s7
 	sst s2, [s0 + 144]
-L149:
-	sst s6, [s0 + 176] ; saddi s6, s6, 1
-	smovi s1, 0 ; scmpi.lt p1, s6, 8
-	sst s1, [s0 + 180] ; (p1) br L72
+L146:
+	sst s3, [s0 + 176] ; saddi s3, s3, 1
+	smovi s1, 0 ; scmpi.lt p1, s3, 8
+	sst s1, [s0 + 180] ; (p1) br L71
 	sld s1, [s0 + 172]
 	nop
 	scmpi.ne p1, s1, 0
-	(!p1) br L169
+	(!p1) br L166
 	sld s1, [s0 + 176] ; sld s2, [s0 + 180]
 	sld s3, [s0 + 164] ; smovi s4, 1
 	smuli s5, s1, 8 ; smuli s6, s2, 128
@@ -203,13 +200,13 @@ L149:
 	scmpi.eq p2, s1, 1 ; smovi s2, 0 ; (p1) dma.start f2, [s0 + 384]
 	(p2) dma.start f3, [s0 + 384]
 	sst s2, [s0 + 172]
-L169:
+L166:
 	sld s1, [s0 + 164] ; sld s2, [s0 + 168]
 	smovi s0, 1
 	ssub s3, s0, s1 ; scmpi.ne p1, s2, 0
-	(!p1) br L176
+	(!p1) br L173
 	scmpi.eq p1, s3, 0 ; scmpi.eq p2, s3, 1
 	(p1) sync.take f2, 1
 	(p2) sync.take f3, 1
-L176:
+L173:
 	halt ; trace.end axpb64

@@ -1,6 +1,6 @@
 # matmul_small: VMEM 20480 of 262144 bytes; SMEM 704 of 4096 bytes
 # matmul_f32_small: VMEM 28672 of 262144 bytes; SMEM 704 of 4096 bytes
-# 1478 bundles, 1017 ops
+# 1474 bundles, 1005 ops
 .preset small
 .region matmul_small
 .region matmul_f32_small
@@ -8,7 +8,7 @@
 .operand x in bf16[128,128] smem=0
 .operand y in bf16[128,64] smem=8
 .operand z out f32[128,64] smem=16
-.entry matmul_f32_small pc=L419
+.entry matmul_f32_small pc=L417
 .operand x in f32[64,64] smem=0
 .operand y in f32[64,64] smem=8
 .operand z out f32[64,64] smem=16
@@ -95,16 +95,15 @@ L0:
 	sst s0, [s0 + 700]
 	sst s0, [s0 + 644]
 	smovi s1, 0 ; smovi s2, -2147483648
-	sst s1, [s0 + 216] ; smuli s3, s1, 2
-	sst s1, [s0 + 220] ; smuli s4, s1, 256
-	sst s1, [s0 + 224] ; sadd s5, s3, s4
-	sst s2, [s0 + 228] ; scmpi.eq p1, s1, 0
-	sst s2, [s0 + 232] ; scmpi.eq p2, s1, 1
-	sld s4, [s0] ; sld s6, [s0 + 4]
-	smuli s7, s1, 128 ; smovi s8, 4096
-	sadd s9, s4, s5 ; sst s6, [s0 + 324]
-	saddi s4, s9, 0 ; sadd s5, s3, s7
-	sst s4, [s0 + 320] ; smov s3, s1
+	sst s1, [s0 + 216] ; scmpi.eq p1, s1, 0
+	sst s1, [s0 + 220] ; scmpi.eq p2, s1, 1
+	sst s1, [s0 + 224] ; smovi s3, 4096
+	sst s2, [s0 + 228] ; smov s4, s1
+	sst s2, [s0 + 232]
+	sld s5, [s0] ; sld s6, [s0 + 4]
+	nop
+	sst s6, [s0 + 324] ; saddi s7, s5, 0
+	sst s7, [s0 + 320]
 	sst s1, [s0 + 328]
 	(p1) dma.start f0, [s0 + 320]
 	(p2) dma.start f1, [s0 + 320]
@@ -113,12 +112,11 @@ L0:
 	sst s1, [s0 + 244]
 	sst s2, [s0 + 248]
 	sst s2, [s0 + 252]
-	sld s4, [s0 + 8] ; sld s6, [s0 + 12]
+	sld s5, [s0 + 8] ; sld s6, [s0 + 12]
 	nop
-	sadd s7, s4, s5 ; sst s6, [s0 + 388]
-	saddi s4, s7, 0
-	sst s4, [s0 + 384]
-	sst s8, [s0 + 392]
+	sst s6, [s0 + 388] ; saddi s7, s5, 0
+	sst s7, [s0 + 384]
+	sst s3, [s0 + 392]
 	(p1) dma.start f2, [s0 + 384]
 	(p2) dma.start f3, [s0 + 384]
 	sst s1, [s0 + 256]
@@ -126,37 +124,37 @@ L0:
 	sst s1, [s0 + 264]
 	sst s2, [s0 + 268]
 	sst s2, [s0 + 272]
-L111:
+L109:
 	smovi s1, 0
 	smov s2, s1
-L113:
+L111:
 	smovi s1, 0
-	smov s4, s1
-L115:
-	saddi s1, s4, 1 ; saddi s5, s2, 1
-	scmpi.eq p1, s1, 4 ; saddi s6, s3, 1
+	smov s3, s1
+L113:
+	saddi s1, s3, 1 ; saddi s5, s2, 1
+	scmpi.eq p1, s1, 4 ; saddi s6, s4, 1
 	smovi s7, 0 ; ssel s8, p1, s5, s2
 	ssel s5, p1, s7, s1 ; scmpi.eq p2, s8, 2
 	ssel s1, p2, s7, s8 ; pand p3, p1, p2
-	ssel s8, p3, s6, s3 ; sld s9, [s0 + 228]
+	ssel s8, p3, s6, s4 ; sld s9, [s0 + 228]
 	scmpi.eq p1, s8, 4 ; sld s6, [s0 + 232]
 	ssel s10, p1, s7, s8 ; pand p2, p3, p1
-	scmp.ne p1, s3, s10 ; scmp.ne p3, s4, s5
+	scmp.ne p1, s4, s10 ; scmp.ne p3, s3, s5
 	sld s7, [s0 + 248] ; sld s8, [s0 + 252]
 	sld s11, [s0 + 268] ; sld s12, [s0 + 272]
-	pnot p4, p2 ; scmpi.eq p5, s3, 0
+	pnot p4, p2 ; scmpi.eq p5, s4, 0
 	scmpi.eq p2, s2, 0 ; por p6, p1, p3
 	pand p7, p5, p2 ; scmp.ne p8, s2, s1
-	scmpi.eq p2, s4, 0 ; sld s13, [s0 + 216]
-	scmp.ne p5, s3, s9 ; scmp.ne p9, s4, s6
+	scmpi.eq p2, s3, 0 ; sld s13, [s0 + 216]
+	scmp.ne p5, s4, s9 ; scmp.ne p9, s3, s6
 	pand p10, p4, p6 ; sld s6, [s0 + 236]
-	scmp.ne p6, s4, s7 ; scmp.ne p11, s2, s8
+	scmp.ne p6, s3, s7 ; scmp.ne p11, s2, s8
 	por p12, p3, p8 ; sld s7, [s0 + 256]
-	scmp.ne p3, s3, s11 ; scmp.ne p13, s2, s12
+	scmp.ne p3, s4, s11 ; scmp.ne p13, s2, s12
 	pand p14, p7, p2 ; por p15, p1, p8
 	por p1, p5, p9 ; por p2, p6, p11
 	pand p5, p4, p12 ; por p6, p3, p13
-	pand p3, p4, p15 ; (!p10) br L150
+	pand p3, p4, p15 ; (!p10) br L148
 	smuli s8, s10, 32 ; smuli s9, s5, 32
 	smuli s10, s9, 2 ; smuli s11, s8, 256
 	smovi s8, 1 ; sld s9, [s0]
@@ -168,8 +166,8 @@ L115:
 	sst s12, [s0 + 456] ; scmpi.eq p7, s10, 1
 	(p6) dma.start f0, [s0 + 448]
 	(p7) dma.start f1, [s0 + 448]
-L150:
-	(!p5) br L162
+L148:
+	(!p5) br L160
 	smuli s8, s5, 32 ; smuli s9, s1, 32
 	smuli s1, s9, 2 ; smuli s5, s8, 128
 	smovi s8, 1 ; sld s9, [s0 + 8]
@@ -181,11 +179,11 @@ L150:
 	sst s10, [s0 + 520] ; scmpi.eq p7, s1, 1
 	(p6) dma.start f2, [s0 + 512]
 	(p7) dma.start f3, [s0 + 512]
-L162:
+L160:
 	sld s1, [s0 + 264]
 	nop
 	scmpi.ne p6, s1, 0
-	(!p6) br L179
+	(!p6) br L177
 	sld s1, [s0 + 268] ; sld s5, [s0 + 272]
 	sld s8, [s0 + 256] ; smovi s9, 1
 	smuli s10, s1, 32 ; smuli s11, s5, 32
@@ -199,21 +197,21 @@ L162:
 	scmpi.eq p7, s1, 1 ; smovi s5, 0 ; (p6) dma.start f4, [s0 + 576]
 	(p7) dma.start f5, [s0 + 576]
 	sst s5, [s0 + 264]
-L179:
-	(!p1) br L183
+L177:
+	(!p1) br L181
 	scmpi.eq p1, s13, 0 ; scmpi.eq p6, s13, 1
 	(p1) sync.take f0, 1
 	(p6) sync.take f1, 1
-L183:
-	(!p2) br L187
+L181:
+	(!p2) br L185
 	scmpi.eq p1, s6, 0 ; scmpi.eq p2, s6, 1
 	(p1) sync.take f2, 1
 	(p2) sync.take f3, 1
-L187:
+L185:
 	.loc "kernels/matmul/matmul.pk" 28 5 region=matmul_small
-	scmpi.eq p1, s4, 0
+	scmpi.eq p1, s3, 0
 	.loc "kernels/matmul/matmul.pk" 28 5 region=matmul_small
-	(!p1) br L200
+	(!p1) br L198
 	.loc "kernels/matmul/matmul.pk" 28 21 region=matmul_small
 	smovi s1, 0 ; vbcasti v0, 0
 	.loc "kernels/matmul/matmul.pk" 28 21 region=matmul_small
@@ -236,7 +234,7 @@ L187:
 	vst v0, [s1 + 16384]
 	.loc "kernels/matmul/matmul.pk" 28 21 region=matmul_small
 	vst v0, [s1 + 16896]
-L200:
+L198:
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
 	smuli s1, s13, 2048 ; smuli s5, s6, 2048
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
@@ -465,9 +463,9 @@ L200:
 	.loc "kernels/matmul/matmul.pk" 29 17 region=matmul_small
 	vst v0, [s0 + 19968]
 	.loc "kernels/matmul/matmul.pk" 30 5 region=matmul_small
-	scmpi.eq p1, s4, 3
+	scmpi.eq p1, s3, 3
 	.loc "kernels/matmul/matmul.pk" 30 5 region=matmul_small
-	(!p1) br L361
+	(!p1) br L359
 	.loc "kernels/matmul/matmul.pk" 30 39 region=matmul_small
 	smovi s1, 0 ; smuli s5, s7, 4096
 	.loc "kernels/matmul/matmul.pk" 30 39 region=matmul_small
@@ -494,49 +492,49 @@ L200:
 	vst v0, [s9 + 8192]
 	.loc "kernels/matmul/matmul.pk" 30 39 region=matmul_small
 	vst v1, [s9 + 8704]
-L361:
+L359:
 	.loc "" 0 0 region=matmul_small
 	pnot p1, p4
 	por p2, p1, p3
-	(!p2) br L375
+	(!p2) br L373
 	smovi s1, 1 ; sld s5, [s0 + 260]
 	ssub s8, s1, s7
 	scmpi.ne p1, s5, 0
-	(!p1) br L371
+	(!p1) br L369
 	scmpi.eq p1, s8, 0 ; scmpi.eq p2, s8, 1
 	(p1) sync.take f4, 1
 	(p2) sync.take f5, 1
-L371:
+L369:
 	smovi s1, 1
 	sst s1, [s0 + 260]
 	sst s8, [s0 + 256]
 	sst s1, [s0 + 264]
-L375:
-	sst s3, [s0 + 228]
-	sst s4, [s0 + 232] ; (!p10) br L380
+L373:
+	sst s4, [s0 + 228]
+	sst s3, [s0 + 232] ; (!p10) br L378
 	smovi s1, 1
 	ssub s5, s1, s13
 	sst s5, [s0 + 216]
-L380:
-	sst s4, [s0 + 248]
-	sst s2, [s0 + 252] ; (!p5) br L385
+L378:
+	sst s3, [s0 + 248]
+	sst s2, [s0 + 252] ; (!p5) br L383
 	smovi s1, 1
 	ssub s5, s1, s6
 	sst s5, [s0 + 236]
-L385:
-	sst s3, [s0 + 268] ; saddi s4, s4, 1
-	sst s2, [s0 + 272] ; scmpi.lt p1, s4, 4
-	(p1) br L115
+L383:
+	sst s4, [s0 + 268] ; saddi s3, s3, 1
+	sst s2, [s0 + 272] ; scmpi.lt p1, s3, 4
+	(p1) br L113
 	saddi s2, s2, 1
 	scmpi.lt p1, s2, 2
-	(p1) br L113
-	saddi s3, s3, 1
-	scmpi.lt p1, s3, 4
 	(p1) br L111
+	saddi s4, s4, 1
+	scmpi.lt p1, s4, 4
+	(p1) br L109
 	sld s1, [s0 + 264]
 	nop
 	scmpi.ne p1, s1, 0
-	(!p1) br L411
+	(!p1) br L409
 	sld s1, [s0 + 268] ; sld s2, [s0 + 272]
 	sld s3, [s0 + 256] ; smovi s4, 1
 	smuli s5, s1, 32 ; smuli s6, s2, 32
@@ -550,17 +548,17 @@ L385:
 	scmpi.eq p2, s1, 1 ; smovi s2, 0 ; (p1) dma.start f4, [s0 + 640]
 	(p2) dma.start f5, [s0 + 640]
 	sst s2, [s0 + 264]
-L411:
+L409:
 	sld s1, [s0 + 256] ; sld s2, [s0 + 260]
 	smovi s0, 1
 	ssub s3, s0, s1 ; scmpi.ne p1, s2, 0
-	(!p1) br L418
+	(!p1) br L416
 	scmpi.eq p1, s3, 0 ; scmpi.eq p2, s3, 1
 	(p1) sync.take f4, 1
 	(p2) sync.take f5, 1
-L418:
+L416:
 	halt ; trace.end matmul_small
-L419:
+L417:
 	.loc "" 0 0 region=matmul_f32_small
 	smovi s0, 0 ; smovi s1, 1089 ; trace.begin matmul_f32_small
 	sst s1, [s0 + 336] ; smovi s2, 16
@@ -642,16 +640,15 @@ L419:
 	sst s0, [s0 + 700]
 	sst s0, [s0 + 644]
 	smovi s1, 0 ; smovi s2, -2147483648
-	sst s1, [s0 + 216] ; smuli s3, s1, 4
-	sst s1, [s0 + 220] ; smuli s4, s1, 256
-	sst s1, [s0 + 224] ; sadd s5, s3, s4
-	sst s2, [s0 + 228] ; scmpi.eq p1, s1, 0
-	sst s2, [s0 + 232] ; scmpi.eq p2, s1, 1
-	sld s3, [s0] ; sld s4, [s0 + 4]
-	smovi s6, 8192 ; smov s7, s1
-	sadd s8, s3, s5 ; sst s4, [s0 + 324]
-	saddi s3, s8, 0
-	sst s3, [s0 + 320]
+	sst s1, [s0 + 216] ; scmpi.eq p1, s1, 0
+	sst s1, [s0 + 220] ; scmpi.eq p2, s1, 1
+	sst s1, [s0 + 224] ; smovi s3, 8192
+	sst s2, [s0 + 228] ; smov s4, s1
+	sst s2, [s0 + 232]
+	sld s5, [s0] ; sld s6, [s0 + 4]
+	nop
+	sst s6, [s0 + 324] ; saddi s7, s5, 0
+	sst s7, [s0 + 320]
 	sst s1, [s0 + 328]
 	(p1) dma.start f0, [s0 + 320]
 	(p2) dma.start f1, [s0 + 320]
@@ -660,12 +657,11 @@ L419:
 	sst s1, [s0 + 244]
 	sst s2, [s0 + 248]
 	sst s2, [s0 + 252]
-	sld s3, [s0 + 8] ; sld s4, [s0 + 12]
+	sld s5, [s0 + 8] ; sld s6, [s0 + 12]
 	nop
-	sadd s8, s3, s5 ; sst s4, [s0 + 388]
-	saddi s3, s8, 0
-	sst s3, [s0 + 384]
-	sst s6, [s0 + 392]
+	sst s6, [s0 + 388] ; saddi s7, s5, 0
+	sst s7, [s0 + 384]
+	sst s3, [s0 + 392]
 	(p1) dma.start f2, [s0 + 384]
 	(p2) dma.start f3, [s0 + 384]
 	sst s1, [s0 + 256]
@@ -673,38 +669,38 @@ L419:
 	sst s1, [s0 + 264]
 	sst s2, [s0 + 268]
 	sst s2, [s0 + 272]
-L530:
+L526:
 	smovi s1, 0
 	smov s2, s1
-L532:
+L528:
 	smovi s1, 0
 	smov s3, s1
-L534:
-	saddi s1, s3, 1 ; saddi s4, s2, 1
-	scmpi.eq p1, s1, 2 ; saddi s5, s7, 1
-	smovi s6, 0 ; ssel s8, p1, s4, s2
-	ssel s4, p1, s6, s1 ; scmpi.eq p2, s8, 2
-	ssel s1, p2, s6, s8 ; pand p3, p1, p2
-	ssel s8, p3, s5, s7 ; sld s9, [s0 + 228]
-	scmpi.eq p1, s8, 2 ; sld s5, [s0 + 232]
-	ssel s10, p1, s6, s8 ; pand p2, p3, p1
-	scmp.ne p1, s7, s10 ; scmp.ne p3, s3, s4
-	sld s6, [s0 + 248] ; sld s8, [s0 + 252]
+L530:
+	saddi s1, s3, 1 ; saddi s5, s2, 1
+	scmpi.eq p1, s1, 2 ; saddi s6, s4, 1
+	smovi s7, 0 ; ssel s8, p1, s5, s2
+	ssel s5, p1, s7, s1 ; scmpi.eq p2, s8, 2
+	ssel s1, p2, s7, s8 ; pand p3, p1, p2
+	ssel s8, p3, s6, s4 ; sld s9, [s0 + 228]
+	scmpi.eq p1, s8, 2 ; sld s6, [s0 + 232]
+	ssel s10, p1, s7, s8 ; pand p2, p3, p1
+	scmp.ne p1, s4, s10 ; scmp.ne p3, s3, s5
+	sld s7, [s0 + 248] ; sld s8, [s0 + 252]
 	sld s11, [s0 + 268] ; sld s12, [s0 + 272]
-	pnot p4, p2 ; scmpi.eq p5, s7, 0
+	pnot p4, p2 ; scmpi.eq p5, s4, 0
 	scmpi.eq p2, s2, 0 ; por p6, p1, p3
 	pand p7, p5, p2 ; scmp.ne p8, s2, s1
 	scmpi.eq p2, s3, 0 ; sld s13, [s0 + 216]
-	scmp.ne p5, s7, s9 ; scmp.ne p9, s3, s5
-	pand p10, p4, p6 ; sld s5, [s0 + 236]
-	scmp.ne p6, s3, s6 ; scmp.ne p11, s2, s8
-	por p12, p3, p8 ; sld s6, [s0 + 256]
-	scmp.ne p3, s7, s11 ; scmp.ne p13, s2, s12
+	scmp.ne p5, s4, s9 ; scmp.ne p9, s3, s6
+	pand p10, p4, p6 ; sld s6, [s0 + 236]
+	scmp.ne p6, s3, s7 ; scmp.ne p11, s2, s8
+	por p12, p3, p8 ; sld s7, [s0 + 256]
+	scmp.ne p3, s4, s11 ; scmp.ne p13, s2, s12
 	pand p14, p7, p2 ; por p15, p1, p8
 	por p1, p5, p9 ; por p2, p6, p11
 	pand p5, p4, p12 ; por p6, p3, p13
-	pand p3, p4, p15 ; (!p10) br L569
-	smuli s8, s10, 32 ; smuli s9, s4, 32
+	pand p3, p4, p15 ; (!p10) br L565
+	smuli s8, s10, 32 ; smuli s9, s5, 32
 	smuli s10, s9, 4 ; smuli s11, s8, 256
 	smovi s8, 1 ; sld s9, [s0]
 	sadd s12, s10, s11 ; sld s14, [s0 + 4]
@@ -715,64 +711,64 @@ L534:
 	sst s12, [s0 + 456] ; scmpi.eq p7, s10, 1
 	(p6) dma.start f0, [s0 + 448]
 	(p7) dma.start f1, [s0 + 448]
-L569:
-	(!p5) br L581
-	smuli s8, s4, 32 ; smuli s9, s1, 32
-	smuli s1, s9, 4 ; smuli s4, s8, 256
+L565:
+	(!p5) br L577
+	smuli s8, s5, 32 ; smuli s9, s1, 32
+	smuli s1, s9, 4 ; smuli s5, s8, 256
 	smovi s8, 1 ; sld s9, [s0 + 8]
-	sadd s10, s1, s4 ; sld s11, [s0 + 12]
-	ssub s1, s8, s5 ; sadd s4, s9, s10
+	sadd s10, s1, s5 ; sld s11, [s0 + 12]
+	ssub s1, s8, s6 ; sadd s5, s9, s10
 	smuli s8, s1, 4096 ; sst s11, [s0 + 516]
-	saddi s9, s4, 0 ; saddi s10, s8, 8192
+	saddi s9, s5, 0 ; saddi s10, s8, 8192
 	sst s9, [s0 + 512] ; scmpi.eq p6, s1, 0
 	sst s10, [s0 + 520] ; scmpi.eq p7, s1, 1
 	(p6) dma.start f2, [s0 + 512]
 	(p7) dma.start f3, [s0 + 512]
-L581:
+L577:
 	sld s1, [s0 + 264]
 	nop
 	scmpi.ne p6, s1, 0
-	(!p6) br L598
-	sld s1, [s0 + 268] ; sld s4, [s0 + 272]
+	(!p6) br L594
+	sld s1, [s0 + 268] ; sld s5, [s0 + 272]
 	sld s8, [s0 + 256] ; smovi s9, 1
-	smuli s10, s1, 32 ; smuli s11, s4, 32
-	ssub s1, s9, s8 ; smuli s4, s11, 4
+	smuli s10, s1, 32 ; smuli s11, s5, 32
+	ssub s1, s9, s8 ; smuli s5, s11, 4
 	smuli s8, s1, 4096 ; smuli s9, s10, 256
-	sadd s10, s4, s9 ; sld s11, [s0 + 16]
-	sld s4, [s0 + 20] ; saddi s9, s8, 16384
+	sadd s10, s5, s9 ; sld s11, [s0 + 16]
+	sld s5, [s0 + 20] ; saddi s9, s8, 16384
 	sadd s8, s11, s10 ; sst s9, [s0 + 576]
-	sst s4, [s0 + 588] ; saddi s9, s8, 0
+	sst s5, [s0 + 588] ; saddi s9, s8, 0
 	sst s9, [s0 + 584] ; scmpi.eq p6, s1, 0
-	scmpi.eq p7, s1, 1 ; smovi s4, 0 ; (p6) dma.start f4, [s0 + 576]
+	scmpi.eq p7, s1, 1 ; smovi s5, 0 ; (p6) dma.start f4, [s0 + 576]
 	(p7) dma.start f5, [s0 + 576]
-	sst s4, [s0 + 264]
-L598:
-	(!p1) br L602
+	sst s5, [s0 + 264]
+L594:
+	(!p1) br L598
 	scmpi.eq p1, s13, 0 ; scmpi.eq p6, s13, 1
 	(p1) sync.take f0, 1
 	(p6) sync.take f1, 1
-L602:
-	(!p2) br L606
-	scmpi.eq p1, s5, 0 ; scmpi.eq p2, s5, 1
+L598:
+	(!p2) br L602
+	scmpi.eq p1, s6, 0 ; scmpi.eq p2, s6, 1
 	(p1) sync.take f2, 1
 	(p2) sync.take f3, 1
-L606:
+L602:
 	.loc "kernels/matmul/matmul.pk" 61 5 region=matmul_f32_small
 	scmpi.eq p1, s3, 0
 	.loc "kernels/matmul/matmul.pk" 61 5 region=matmul_f32_small
-	(!p1) br L619
+	(!p1) br L615
 	.loc "kernels/matmul/matmul.pk" 61 21 region=matmul_f32_small
 	smovi s1, 0 ; vbcasti v0, 0
 	.loc "kernels/matmul/matmul.pk" 61 21 region=matmul_f32_small
-	smov s4, s1
+	smov s5, s1
 	.loc "kernels/matmul/matmul.pk" 61 21 region=matmul_f32_small
-	smuli s1, s4, 128 ; saddi s4, s4, 8
+	smuli s1, s5, 128 ; saddi s5, s5, 8
 	.loc "kernels/matmul/matmul.pk" 61 21 region=matmul_f32_small
-	smuli s8, s4, 128 ; saddi s4, s4, 8 ; vst v0, [s1 + 24576]
+	smuli s8, s5, 128 ; saddi s5, s5, 8 ; vst v0, [s1 + 24576]
 	.loc "kernels/matmul/matmul.pk" 61 21 region=matmul_f32_small
-	smuli s9, s4, 128 ; saddi s4, s4, 8 ; vst v0, [s1 + 25088]
+	smuli s9, s5, 128 ; saddi s5, s5, 8 ; vst v0, [s1 + 25088]
 	.loc "kernels/matmul/matmul.pk" 61 21 region=matmul_f32_small
-	smuli s1, s4, 128 ; saddi s4, s4, 8 ; vst v0, [s8 + 24576]
+	smuli s1, s5, 128 ; saddi s5, s5, 8 ; vst v0, [s8 + 24576]
 	.loc "kernels/matmul/matmul.pk" 61 21 region=matmul_f32_small
 	vst v0, [s8 + 25088]
 	.loc "kernels/matmul/matmul.pk" 61 21 region=matmul_f32_small
@@ -783,13 +779,13 @@ L606:
 	vst v0, [s1 + 24576]
 	.loc "kernels/matmul/matmul.pk" 61 21 region=matmul_f32_small
 	vst v0, [s1 + 25088]
-L619:
+L615:
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	smuli s1, s13, 4096 ; smuli s4, s5, 4096
+	smuli s1, s13, 4096 ; smuli s5, s6, 4096
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	vld v0, [s4 + 8192]
+	vld v0, [s5 + 8192]
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	vld v1, [s4 + 9216]
+	vld v1, [s5 + 9216]
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
 	vld v2, [s1] ; mxu.push mxu0, v0
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
@@ -799,13 +795,13 @@ L619:
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
 	vld v3, [s1 + 3072] ; mxu.mm mxu0, v2, prec=highest
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	vld v4, [s4 + 8704]
+	vld v4, [s5 + 8704]
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	vld v5, [s4 + 9728]
+	vld v5, [s5 + 9728]
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
 	vld v6, [s0 + 24576] ; mxu.push mxu0, v4
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	vld v4, [s4 + 10240] ; mxu.push mxu0, v5
+	vld v4, [s5 + 10240] ; mxu.push mxu0, v5
 	nop
 	nop
 	nop
@@ -924,7 +920,7 @@ L619:
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
 	vld v5, [s0 + 26624]
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	vld v6, [s4 + 11264]
+	vld v6, [s5 + 11264]
 	nop
 	nop
 	nop
@@ -1036,7 +1032,7 @@ L619:
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
 	vld v4, [s0 + 25088]
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	vld v5, [s4 + 10752]
+	vld v5, [s5 + 10752]
 	nop
 	nop
 	nop
@@ -1145,7 +1141,7 @@ L619:
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
 	vld v4, [s0 + 27136]
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	vld v6, [s4 + 11776]
+	vld v6, [s5 + 11776]
 	nop
 	nop
 	nop
@@ -1257,7 +1253,7 @@ L619:
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
 	vld v4, [s0 + 24576]
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	vld v5, [s4 + 8192]
+	vld v5, [s5 + 8192]
 	nop
 	nop
 	nop
@@ -1366,7 +1362,7 @@ L619:
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
 	vld v4, [s0 + 26624]
 	.loc "kernels/matmul/matmul.pk" 62 17 region=matmul_f32_small
-	vld v6, [s4 + 9216]
+	vld v6, [s5 + 9216]
 	nop
 	nop
 	nop
@@ -1688,23 +1684,23 @@ L619:
 	.loc "kernels/matmul/matmul.pk" 63 5 region=matmul_f32_small
 	scmpi.eq p1, s3, 1
 	.loc "kernels/matmul/matmul.pk" 63 5 region=matmul_f32_small
-	(!p1) br L1420
+	(!p1) br L1416
 	.loc "kernels/matmul/matmul.pk" 63 39 region=matmul_f32_small
-	smovi s1, 0 ; smuli s4, s6, 4096
+	smovi s1, 0 ; smuli s5, s7, 4096
 	.loc "kernels/matmul/matmul.pk" 63 39 region=matmul_f32_small
 	smov s8, s1
 	.loc "kernels/matmul/matmul.pk" 63 39 region=matmul_f32_small
 	smuli s1, s8, 128 ; saddi s8, s8, 8
 	.loc "kernels/matmul/matmul.pk" 63 39 region=matmul_f32_small
-	sadd s9, s4, s1 ; smuli s10, s8, 128 ; vld v0, [s1 + 24576]
+	sadd s9, s5, s1 ; smuli s10, s8, 128 ; vld v0, [s1 + 24576]
 	.loc "kernels/matmul/matmul.pk" 63 39 region=matmul_f32_small
-	sadd s11, s4, s10 ; saddi s8, s8, 8 ; vld v1, [s1 + 25088]
+	sadd s11, s5, s10 ; saddi s8, s8, 8 ; vld v1, [s1 + 25088]
 	.loc "kernels/matmul/matmul.pk" 63 39 region=matmul_f32_small
 	smuli s1, s8, 128 ; saddi s8, s8, 8 ; vld v2, [s10 + 24576] ; vst v0, [s9 + 16384]
 	.loc "kernels/matmul/matmul.pk" 63 39 region=matmul_f32_small
-	sadd s14, s4, s1 ; smuli s12, s8, 128 ; vld v0, [s10 + 25088] ; vst v1, [s9 + 16896]
+	sadd s14, s5, s1 ; smuli s12, s8, 128 ; vld v0, [s10 + 25088] ; vst v1, [s9 + 16896]
 	.loc "kernels/matmul/matmul.pk" 63 39 region=matmul_f32_small
-	sadd s9, s4, s12 ; saddi s8, s8, 8 ; vld v1, [s1 + 24576] ; vst v2, [s11 + 16384]
+	sadd s9, s5, s12 ; saddi s8, s8, 8 ; vld v1, [s1 + 24576] ; vst v2, [s11 + 16384]
 	.loc "kernels/matmul/matmul.pk" 63 39 region=matmul_f32_small
 	vld v2, [s1 + 25088] ; vst v0, [s11 + 16896]
 	.loc "kernels/matmul/matmul.pk" 63 39 region=matmul_f32_small
@@ -1715,49 +1711,49 @@ L619:
 	vst v0, [s9 + 16384]
 	.loc "kernels/matmul/matmul.pk" 63 39 region=matmul_f32_small
 	vst v1, [s9 + 16896]
-L1420:
+L1416:
 	.loc "" 0 0 region=matmul_f32_small
 	pnot p1, p4
 	por p2, p1, p3
-	(!p2) br L1434
-	smovi s1, 1 ; sld s4, [s0 + 260]
-	ssub s8, s1, s6
-	scmpi.ne p1, s4, 0
-	(!p1) br L1430
+	(!p2) br L1430
+	smovi s1, 1 ; sld s5, [s0 + 260]
+	ssub s8, s1, s7
+	scmpi.ne p1, s5, 0
+	(!p1) br L1426
 	scmpi.eq p1, s8, 0 ; scmpi.eq p2, s8, 1
 	(p1) sync.take f4, 1
 	(p2) sync.take f5, 1
-L1430:
+L1426:
 	smovi s1, 1
 	sst s1, [s0 + 260]
 	sst s8, [s0 + 256]
 	sst s1, [s0 + 264]
-L1434:
-	sst s7, [s0 + 228]
-	sst s3, [s0 + 232] ; (!p10) br L1439
+L1430:
+	sst s4, [s0 + 228]
+	sst s3, [s0 + 232] ; (!p10) br L1435
 	smovi s1, 1
-	ssub s4, s1, s13
-	sst s4, [s0 + 216]
-L1439:
+	ssub s5, s1, s13
+	sst s5, [s0 + 216]
+L1435:
 	sst s3, [s0 + 248]
-	sst s2, [s0 + 252] ; (!p5) br L1444
+	sst s2, [s0 + 252] ; (!p5) br L1440
 	smovi s1, 1
-	ssub s4, s1, s5
-	sst s4, [s0 + 236]
-L1444:
-	sst s7, [s0 + 268] ; saddi s3, s3, 1
+	ssub s5, s1, s6
+	sst s5, [s0 + 236]
+L1440:
+	sst s4, [s0 + 268] ; saddi s3, s3, 1
 	sst s2, [s0 + 272] ; scmpi.lt p1, s3, 2
-	(p1) br L534
+	(p1) br L530
 	saddi s2, s2, 1
 	scmpi.lt p1, s2, 2
-	(p1) br L532
-	saddi s7, s7, 1
-	scmpi.lt p1, s7, 2
-	(p1) br L530
+	(p1) br L528
+	saddi s4, s4, 1
+	scmpi.lt p1, s4, 2
+	(p1) br L526
 	sld s1, [s0 + 264]
 	nop
 	scmpi.ne p1, s1, 0
-	(!p1) br L1470
+	(!p1) br L1466
 	sld s1, [s0 + 268] ; sld s2, [s0 + 272]
 	sld s3, [s0 + 256] ; smovi s4, 1
 	smuli s5, s1, 32 ; smuli s6, s2, 32
@@ -1771,13 +1767,13 @@ L1444:
 	scmpi.eq p2, s1, 1 ; smovi s2, 0 ; (p1) dma.start f4, [s0 + 640]
 	(p2) dma.start f5, [s0 + 640]
 	sst s2, [s0 + 264]
-L1470:
+L1466:
 	sld s1, [s0 + 256] ; sld s2, [s0 + 260]
 	smovi s0, 1
 	ssub s3, s0, s1 ; scmpi.ne p1, s2, 0
-	(!p1) br L1477
+	(!p1) br L1473
 	scmpi.eq p1, s3, 0 ; scmpi.eq p2, s3, 1
 	(p1) sync.take f4, 1
 	(p2) sync.take f5, 1
-L1477:
+L1473:
 	halt ; trace.end matmul_f32_small

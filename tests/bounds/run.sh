@@ -1,0 +1,106 @@
+#!/bin/sh
+# run.sh - the run-time checks of index maps that SMEM tables feed:
+# tests/bounds/tbl.pk compiled and run on the simulator (small and v4)
+# with a table that sends x's block out of range must exit 1 with the
+# error at the map naming 'x', the grid point and the value (as interpret
+# mode reports it, exit 1); with an in-range table the outputs equal
+# interpret mode's; -fno-bounds-check takes the check out (the run then
+# succeeds with garbage); a table read through the table checks the
+# outer index.  Then the C path: the generated header's entry point
+# returns PALLAS_ECHECK, not PALLAS_OK (tests/bounds/driver.c).
+#
+# Environment: PALLASC, top_srcdir, top_builddir (set by make check), CC.
+: "${PALLASC:?PALLASC must name the pallasc binary}"
+: "${top_srcdir:?top_srcdir must name the source tree}"
+: "${top_builddir:?top_builddir must name the build tree}"
+check=$top_builddir/tests/interp/npycheck
+here=$top_srcdir/tests/bounds
+cc=${CC:-cc}
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/bounds.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() {
+	echo "FAIL: $*"
+	fail=$((fail + 1))
+}
+
+cp "$here/tbl.pk" "$tmp/" || exit 99
+cd "$tmp" || exit 99
+"$check" table good.npy 3 1 2 0 || exit 99
+"$check" table bad.npy 0 7 1 2 || exit 99
+"$check" table bad2.npy 0 1 9 0 || exit 99
+msg="tbl.pk:8:26: error: at grid point (i=1) the block index 7 of 'x' dim 0"
+msg="$msg is outside \[0, 4)"
+for preset in small v4; do
+	# run ENTRY TABLE [ARGS...]: the status in $status, stderr in err
+	run() {
+		e=$1
+		t=$2
+		shift 2
+		"$PALLASC" -m $preset --run tbl.pk --entry "$e" --smem t="$t" \
+		    -fdiagnostics-color=never "$@" >out 2>err
+		status=$?
+	}
+	run tbl bad.npy
+	[ $status -eq 1 ] || bad "$preset: bad table: exit status $status"
+	grep -q "^$msg$" err || bad "$preset: bad table: $(cat err)"
+	grep -q "run-time check of the compiled kernel 'tbl'" err ||
+		bad "$preset: bad table: no note: $(cat err)"
+	run tbl bad.npy --interpret
+	[ $status -eq 1 ] && grep -q "'x' is out of range" err ||
+		bad "$preset: interpret mode accepts the bad table: $(cat err)"
+	run tbl bad.npy -fno-bounds-check
+	[ $status -eq 0 ] ||
+		bad "$preset: -fno-bounds-check: status $status: $(cat err)"
+	run tbl2 bad2.npy
+	[ $status -eq 1 ] && grep -q "at grid point (i=2) the index 9 of SMEM \
+table 't' dim 0 is outside \[0, 4)" err ||
+		bad "$preset: table index: exit status $status: $(cat err)"
+	for e in tbl tbl2; do
+		mkdir -p "$preset/$e/c" "$preset/$e/i" || exit 99
+		run $e good.npy --save-dir "$preset/$e/c"
+		[ $status -eq 0 ] || bad "$preset $e: good table: $(cat err)"
+		run $e good.npy --interpret --save-dir "$preset/$e/i"
+		[ $status -eq 0 ] || bad "$preset $e: interpret: $(cat err)"
+		cmp -s "$preset/$e/c/z.npy" "$preset/$e/i/z.npy" ||
+			bad "$preset $e: compiled and interpreted z differ"
+	done
+done
+
+# Only what interval arithmetic cannot prove is checked: tbl's x (the
+# table's value) at point 0 and per step, not z (affine) nor the table
+# index i; tbl2 also the outer table index; none with -fno-bounds-check.
+"$PALLASC" --emit=tile --entry tbl tbl.pk >tile 2>err || bad "tile: $(cat err)"
+[ "$(grep -c ' trap ' tile)" = 2 ] && ! grep -q "of 'z'" tile &&
+	! grep -q "SMEM table" tile || bad "tbl: checks: $(grep ' trap ' tile)"
+"$PALLASC" --emit=tile --entry tbl2 tbl.pk >tile 2>err || bad "tile: $(cat err)"
+[ "$(grep -c "trap .*of SMEM table 't' dim 0 is outside \[0, 4)" tile)" = 2 ] ||
+	bad "tbl2: table checks: $(grep ' trap ' tile)"
+"$PALLASC" --emit=tile --entry tbl -fno-bounds-check tbl.pk >tile 2>err &&
+	! grep -q ' trap ' tile || bad "-fno-bounds-check: $(grep trap tile)"
+"$PALLASC" --emit=tile "$top_srcdir/kernels/matmul/matmul.pk" >tile 2>err &&
+	! grep -q ' trap ' tile || bad "matmul has checks: $(grep trap tile)"
+
+# The C path: the header's entry point on both presets.
+flags=$(PKG_CONFIG_PATH="$top_builddir" pkg-config --cflags --libs pallas) ||
+	exit 99
+for preset in small v4; do
+	mkdir -p "$preset" || exit 99
+	if ! "$PALLASC" -m $preset tbl.pk -o "$preset/tbl.o" \
+	    -H "$preset/tbl.h" 2>err; then
+		bad "$preset: pallasc -o: $(cat err)"
+		continue
+	fi
+	# shellcheck disable=SC2086
+	if ! $cc ${SAN_CFLAGS:-} -I"$preset" -o "$preset/driver" \
+	    "$here/driver.c" "$preset/tbl.o" $flags -lm 2>err; then
+		bad "$preset: cc: $(cat err)"
+		continue
+	fi
+	PALLAS_PRESET=$preset "./$preset/driver" >out 2>err ||
+		bad "$preset: the driver: $(cat out err)"
+	cat out
+done
+echo "bounds: $fail failed"
+[ $fail -eq 0 ]
