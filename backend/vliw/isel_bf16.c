@@ -221,7 +221,7 @@ store_one(Isel *I, const VAcc *a, const Pk *k, int64_t delta, int64_t n,
 		isel_vacc_mem(I, a, 1, v, delta, &p, lm);
 		return;
 	}
-	if (a->pack > 2) {		/* i8: rows [0, n) of an aligned tile */
+	if (!k->shv && a->pack > 2) {	/* i8: rows [0, n), aligned */
 		merge(I, a, delta, n < a->S ? n : a->S, v, keep_mask(I, a, n),
 		    lm);
 		return;
