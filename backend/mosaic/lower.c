@@ -66,6 +66,16 @@
 
 static void stmts(L *l, const CBlock *b);
 
+/* A rank-0 operand in VMEM (a scalar that is not in SMEM): its block
+   has no vector layout yet. */
+static void
+rank0_vmem(L *l, Loc loc)
+{
+	ml_error(l, loc, "not supported by the compiled path yet: a rank-0 "
+	    "operand in VMEM; declare it with shape [1, 1] (or put a scalar "
+	    "input in smem)");
+}
+
 /*
  * The whole value of e: a scalar, a small SSA vector, or memory (a view
  * of a Ref, or a home holding it).
@@ -135,6 +145,10 @@ ml_ev_val(L *l, const CExpr *e)
 {
 	CExpr *k;
 
+	if (e->op == CX_LOAD && e->u.load.sl.n == 0) {
+		rank0_vmem(l, e->loc);
+		return (Val){ V_NONE, TNONE };
+	}
 	if (e->op == CX_LOAD) {		/* a VMEM element: a [1, ..] view */
 		CSlice sl = e->u.load.sl;
 		int i;
@@ -217,6 +231,10 @@ store(L *l, const CStmt *s)
 
 	if (tile_val(l->f, ref)->mem.space == TS_SMEM) {
 		ml_smem_store(l, s, ref);
+		return;
+	}
+	if (tile_val(l->f, ref)->shape.rank == 0) {
+		rank0_vmem(l, s->loc);
 		return;
 	}
 	dst = place_view(l, p, ref);

@@ -1,0 +1,55 @@
+#!/bin/sh
+# compiled-doc.sh - keeps doc/compiled.md true: every row that works
+# names a kernel that compiles (-o) for the small and v4 presets, and
+# every row not lowered yet names a diagnostics case that the compiler
+# still refuses with a located 'not supported ... yet' / 'cannot ... yet'
+# error (exit 1).  When a row starts working, this test fails until the
+# table says so.
+#
+# Environment: PALLASC, top_srcdir (set by make check).
+: "${PALLASC:?PALLASC must name the pallasc binary}"
+: "${top_srcdir:?top_srcdir must name the source tree}"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/cdoc.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+rows=0
+
+bad() {
+	echo "FAIL: $*"
+	fail=$((fail + 1))
+}
+
+grep '^| .* | tests/' "$top_srcdir/doc/compiled.md" >"$tmp/rows" || {
+	echo "FAIL: no rows in doc/compiled.md"
+	exit 1
+}
+while IFS='|' read -r _ what state file _; do
+	file=$(echo "$file" | tr -d ' ')
+	rows=$((rows + 1))
+	src=$top_srcdir/$file
+	[ -f "$src" ] || { bad "$file (row '$what'): no such file"; continue; }
+	case $state in
+	*"not yet"*)
+		dir=${src%/*}
+		name=${src##*/}
+		name=${name%.pk}
+		args="-m v4 -o $tmp/x.o $name.pk"
+		[ -f "$dir/$name.args" ] && args=$(cat "$dir/$name.args")
+		# shellcheck disable=SC2086
+		(cd "$dir" && "$PALLASC" $args >/dev/null 2>"$tmp/err")
+		st=$?
+		[ $st = 1 ] && grep -q "not supported by the compiled path yet\|cannot .* yet" \
+		    "$tmp/err" || bad "$file: expected to be refused (row" \
+		    "'$what' says not yet), exit status $st: $(head -1 "$tmp/err")"
+		;;
+	*)
+		for p in small v4; do
+			"$PALLASC" -m $p -I "$top_srcdir/tests/e2e" "$src" \
+			    -o "$tmp/x.o" 2>"$tmp/err" ||
+				bad "$file on $p (row '$what'): $(head -1 "$tmp/err")"
+		done
+		;;
+	esac
+done <"$tmp/rows"
+echo "compiled-doc: $rows rows, $fail failed"
+[ $fail = 0 ]
