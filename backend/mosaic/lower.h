@@ -97,6 +97,12 @@ void ml_hoist(L *l, const CExpr *e, const Ctx *c);
 void ml_store_expr(L *l, TRef dst, const CExpr *e, CxOp acc, Loc loc);
 
 /* lower_ew.c */
+DType ml_wide_dt(DType t);
+TRef ml_widen(L *l, TRef v);
+TRef ml_narrow(L *l, TRef v, DType t);
+TRef ml_binop(L *l, TOpKind op, TRef a, TRef b);
+TRef ml_emit_wide(L *l, TOpKind op, TRef *a, int n, const TVal *t,
+    int *opi);
 TRef ml_splat(L *l, TRef s, DType t, const Shape *sh);
 int ml_scalar_on_vpu(L *l, const CExpr *e);
 TRef ml_ev_arg(L *l, const CExpr *e, const Ctx *c, const Shape *cs);

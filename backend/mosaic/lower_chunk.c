@@ -456,7 +456,7 @@ store_fn(L *l, const Ctx *c, void *arg)
 		return;
 	if (sa->acc != NCXOP) {
 		old = ml_load_chunk(l, c, sa->dst, TL_NATIVE);
-		v = tile_binop(l->f, ml_ew_op(sa->acc), old, v);
+		v = ml_binop(l, ml_ew_op(sa->acc), old, v);
 	}
 	if (c)
 		ml_store_chunk(l, c, sa->dst, v);

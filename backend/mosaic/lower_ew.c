@@ -7,14 +7,77 @@
  */
 #include "backend/mosaic/lower.h"
 
+/*
+ * bf16 arithmetic (doc/language.md, section 3).  The VPU has no bf16 ALU
+ * (nor has a TPU v4's), so, as Mosaic canonicalises bf16 on such chips,
+ * every bf16 vector operand is widened to f32 (unpacked), the op computes
+ * in f32, and a bf16 result is rounded back (packed) after each op:
+ * interpret mode's rounding points.  Reductions widen their operand and
+ * carry f32 partials, rounded once at the end (lower_reduce.c).
+ */
+DType
+ml_wide_dt(DType t)
+{
+	return t == DT_BF16 ? DT_F32 : t;
+}
+
+static TRef
+convert(L *l, TRef v, DType from, DType to)
+{
+	const TVal *tv = tile_val(l->f, v);
+	TVal w;
+
+	if (tv->kind != TV_VEC || tv->dtype != from)
+		return v;
+	w = ml_vec_type(l, to, &tv->shape, tv->lay.kind);
+	return tile_emit(l->f, TOP_CONVERT, &v, 1, &w, NULL);
+}
+
+/* A bf16 vector as f32; anything else as it is. */
+TRef
+ml_widen(L *l, TRef v)
+{
+	return convert(l, v, DT_BF16, DT_F32);
+}
+
+/* An f32 vector computed for a value of dtype t: rounded when t is
+   bf16. */
+TRef
+ml_narrow(L *l, TRef v, DType t)
+{
+	return t == DT_BF16 ? convert(l, v, DT_F32, DT_BF16) : v;
+}
+
+/* a op b for vectors of one dtype, bf16 through f32. */
+TRef
+ml_binop(L *l, TOpKind op, TRef a, TRef b)
+{
+	DType t = tile_val(l->f, a)->dtype;
+
+	return ml_narrow(l, tile_binop(l->f, op, ml_widen(l, a),
+	    ml_widen(l, b)), t);
+}
+
+/* op of a[0 .. n) (a[0] a vector) with result type t; a bf16 vector
+   moves as f32 (relayouts, rolls: exact).  *opi as tile_emit's. */
+TRef
+ml_emit_wide(L *l, TOpKind op, TRef *a, int n, const TVal *t, int *opi)
+{
+	TVal w = ml_vec_type(l, ml_wide_dt(t->dtype), &t->shape,
+	    t->lay.kind);
+
+	a[0] = ml_widen(l, a[0]);
+	return ml_narrow(l, tile_emit(l->f, op, a, n, &w, opi), t->dtype);
+}
+
 static TRef ev_ew(L *l, const CExpr *e, const Ctx *c, const Shape *cs);
 
 TRef
 ml_splat(L *l, TRef s, DType t, const Shape *sh)
 {
-	TVal ty = ml_vec_type(l, t, sh, TL_NATIVE);
+	TVal ty = ml_vec_type(l, ml_wide_dt(t), sh, TL_NATIVE);
 
-	return tile_emit(l->f, TOP_SPLAT, &s, 1, &ty, NULL);
+	return ml_narrow(l, tile_emit(l->f, TOP_SPLAT, &s, 1, &ty, NULL), t);
 }
 
 static TRef
@@ -113,40 +176,52 @@ vpu_leaf(L *l, const CExpr *e)
 	return v.r;
 }
 
-/* Rank-0 e as a vector of shape cs (see ml_scalar_on_vpu). */
+/* Rank-0 e as a vector of shape cs (see ml_scalar_on_vpu), a bf16 one
+   as f32: computed in f32 and rounded after each op, as on vectors. */
 static TRef
 ev_vscalar(L *l, const CExpr *e, const Ctx *c, const Shape *cs)
 {
 	const Val *h = ml_hoisted(l, e);
+	DType w = ml_wide_dt(e->dtype);
 
 	if (h && h->kind == V_SCALAR)
-		return ml_splat(l, h->r, e->dtype, cs);
+		return ml_splat(l, h->r, w, cs);
 	if (!ml_scalar_on_vpu(l, e))
-		return ml_splat(l, ml_ev_scalar(l, e), e->dtype, cs);
+		return ml_splat(l, ml_ev_scalar(l, e), w, cs);
 	switch (e->op) {
 	case CX_SLOT: case CX_LOAD:
 	case CX_SUM: case CX_RMAX: case CX_RMIN: case CX_MEAN:
-		return bcast_ones(l, vpu_leaf(l, e), e->dtype, cs);
+		return bcast_ones(l, ml_widen(l, vpu_leaf(l, e)), w, cs);
 	case CX_BROADCAST:
 		return ev_vscalar(l, e->arg[0], c, cs);
 	default:
-		return ev_ew(l, e, c, cs);
+		return ml_widen(l, ev_ew(l, e, c, cs));
 	}
 }
 
 /* An operand of a vector op in the chunk c (shape cs): rank-0 operands
-   splatted or computed on the VPU, the others evaluated on the chunk. */
-TRef
-ml_ev_arg(L *l, const CExpr *e, const Ctx *c, const Shape *cs)
+   splatted or computed on the VPU, the others evaluated on the chunk.
+   wide: a bf16 operand as f32 (the ops' inputs); else as bf16. */
+static TRef
+ev_arg(L *l, const CExpr *e, const Ctx *c, const Shape *cs, int wide)
 {
 	TRef v;
 
-	if (e->shape.rank == 0)
-		return ev_vscalar(l, e, c, cs);
-	v = ml_ev(l, e, c);
-	if (tile_val(l->f, v)->kind == TV_SCALAR)
-		v = ml_splat(l, v, e->dtype, cs);
-	return v;
+	if (e->shape.rank == 0) {
+		v = ev_vscalar(l, e, c, cs);
+	} else {
+		v = ml_ev(l, e, c);
+		if (tile_val(l->f, v)->kind == TV_SCALAR)
+			v = ml_splat(l, v, ml_wide_dt(e->dtype), cs);
+	}
+	return wide ? ml_widen(l, v) : ml_narrow(l, v, e->dtype);
+}
+
+/* An operand of a vector op (ev_arg), of e's dtype. */
+TRef
+ml_ev_arg(L *l, const CExpr *e, const Ctx *c, const Shape *cs)
+{
+	return ev_arg(l, e, c, cs, 0);
 }
 
 /* The layout of an elementwise result: lane-replicated when all its
@@ -180,15 +255,19 @@ ev_ew(L *l, const CExpr *e, const Ctx *c, const Shape *cs)
 		    !ml_scalar_on_vpu(l, e->arg[0]))
 			a[i] = ml_ev_scalar(l, e->arg[0]);
 		else
-			a[i] = ml_ev_arg(l, e->arg[i], c, cs);
+			a[i] = ev_arg(l, e->arg[i], c, cs, 1);
 	}
-	t = ml_vec_type(l, e->dtype, cs, ew_layout(l, a, e->n));
+	t = ml_vec_type(l, ml_wide_dt(e->dtype), cs, ew_layout(l, a, e->n));
 	if (ml_cmp_of(e->op, &cmp)) {
 		r = tile_emit(l->f, TOP_CMP, a, 2, &t, &opi);
 		l->f->op.v[opi].u.cmp = cmp;
 		return r;
 	}
-	return tile_emit(l->f, ml_ew_op(e->op), a, e->n, &t, NULL);
+	if (e->op == CX_CAST && tile_val(l->f, a[0])->dtype == t.dtype)
+		r = a[0];		/* bf16 <-> f32: the widen or narrow */
+	else
+		r = tile_emit(l->f, ml_ew_op(e->op), a, e->n, &t, NULL);
+	return ml_narrow(l, r, e->dtype);
 }
 
 static TRef
@@ -227,7 +306,7 @@ ev_broadcast(L *l, const CExpr *e, const Ctx *c, const Shape *cs)
 
 	if (e->arg[0]->shape.rank == 0)
 		return ml_ev_arg(l, e->arg[0], c, cs);
-	a = ml_ev(l, e->arg[0], c);
+	a = ml_widen(l, ml_ev(l, e->arg[0], c));	/* bf16 moves as f32 */
 	av = tile_val(l->f, a);
 	if (av->lay.kind == TL_LANE_REPL)
 		k = TL_LANE_REPL;
@@ -236,8 +315,9 @@ ev_broadcast(L *l, const CExpr *e, const Ctx *c, const Shape *cs)
 	    cs->d[cs->rank - 2] > 1 &&
 	    av->shape.d[av->shape.rank - 1] == cs->d[cs->rank - 1])
 		k = TL_SUBLANE_REPL;
-	t = ml_vec_type(l, e->dtype, cs, k);
-	return tile_emit(l->f, TOP_BROADCAST, &a, 1, &t, NULL);
+	t = ml_vec_type(l, ml_wide_dt(e->dtype), cs, k);
+	return ml_narrow(l, tile_emit(l->f, TOP_BROADCAST, &a, 1, &t, NULL),
+	    e->dtype);
 }
 
 static TRef
@@ -249,7 +329,7 @@ ev_lane_reduce(L *l, const CExpr *e, const Ctx *c)
 
 	if (e->op == CX_MEAN)
 		r = ml_scale(l, r, e->arg[0]->shape.d[axis]);
-	return r;
+	return ml_narrow(l, r, e->dtype);
 }
 
 static TRef
@@ -262,7 +342,7 @@ ev_roll(L *l, const CExpr *e, const Ctx *c, const Shape *cs)
 
 	a[0] = ml_ev(l, e->arg[0], c);
 	a[1] = ml_ev_scalar(l, e->arg[1]);
-	r = tile_emit(l->f, TOP_ROLL, a, 2, &t, &opi);
+	r = ml_emit_wide(l, TOP_ROLL, a, 2, &t, &opi);
 	l->f->op.v[opi].u.axis = e->u.axis;
 	return r;
 }

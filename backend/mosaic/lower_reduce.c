@@ -10,15 +10,19 @@
 
 #include "backend/mosaic/lower.h"
 
+/* v reduced over axis; a bf16 v in f32 (the result is f32). */
 TRef
 ml_reduce(L *l, TRef v, CxOp op, int axis)
 {
-	const TVal *av = tile_val(l->f, v);
-	Shape s = av->shape;
+	const TVal *av;
+	Shape s;
 	TVal t;
 	int opi;
 	TRef r;
 
+	v = ml_widen(l, v);
+	av = tile_val(l->f, v);
+	s = av->shape;
 	s.d[axis] = 1;
 	t = ml_vec_type(l, av->dtype, &s, axis == s.rank - 1 ? TL_LANE_REPL :
 	    TL_NATIVE);
@@ -99,7 +103,7 @@ rows_fn(L *l, const Ctx *ck, void *arg)
 	} else {
 		ks = ml_chunk_shape(&c, &a->shape);
 		ks.d[r - 2] = 1;
-		acc = identity(l, e->op, e->dtype, &ks);
+		acc = identity(l, e->op, ml_wide_dt(e->dtype), &ks);
 		full = rows / c.rows * c.rows;
 		c.rowpos = tile_begin_for(l->f, tile_const_i32(l->f, 0),
 		    tile_const_i32(l->f, full), c.rows, &acc, 1);
@@ -113,6 +117,7 @@ rows_fn(L *l, const Ctx *ck, void *arg)
 	}
 	if (e->op == CX_MEAN)
 		acc = ml_scale(l, acc, rows);
+	acc = ml_narrow(l, acc, e->dtype);
 	if (ck)
 		ml_store_chunk(l, ck, w->home, acc);
 	else
@@ -188,7 +193,7 @@ lane_wide_fn(L *l, const Ctx *c0, void *arg)
 	Ctx c = *c0;
 	int64_t cols = a->shape.d[a->shape.rank - 1], full;
 	Shape ks = ml_chunk_shape(&c, &w->e->shape);
-	TRef acc = identity(l, w->e->op, w->e->dtype, &ks);
+	TRef acc = identity(l, w->e->op, ml_wide_dt(w->e->dtype), &ks);
 
 	c.cols = w->cols;
 	full = cols / c.cols * c.cols;
@@ -205,6 +210,7 @@ lane_wide_fn(L *l, const Ctx *c0, void *arg)
 	}
 	if (w->e->op == CX_MEAN)
 		acc = ml_scale(l, acc, cols);
+	acc = ml_narrow(l, acc, w->e->dtype);
 	c.colpos = TNONE;
 	ml_store_chunk(l, &c, w->home, acc);
 }
@@ -258,13 +264,15 @@ lead_fn(L *l, const Ctx *c, void *arg)
 		oc.colpos = c->colpos;
 		oc.cols = c->cols;
 	}
-	acc = identity(l, w->e->op, w->e->dtype, &ks);
+	acc = identity(l, w->e->op, ml_wide_dt(w->e->dtype), &ks);
 	oc.lead[ax] = tile_begin_for(l->f, tile_const_i32(l->f, 0),
 	    tile_const_i32(l->f, n), 1, &acc, 1);
-	acc = combine(l, w->e->op, tile_block_arg(l->f, 1), ml_ev(l, a, &oc));
+	acc = combine(l, w->e->op, tile_block_arg(l->f, 1),
+	    ml_widen(l, ml_ev(l, a, &oc)));
 	acc = l->f->op.v[tile_end_for(l->f, &acc)].res[0];
 	if (w->e->op == CX_MEAN)
 		acc = ml_scale(l, acc, n);
+	acc = ml_narrow(l, acc, w->e->dtype);
 	if (c)
 		ml_store_chunk(l, c, w->home, acc);
 	else
@@ -338,7 +346,7 @@ ml_mat_reduce(L *l, const CExpr *e)
 		return v;
 	if (v.kind == V_SSA) {
 		t = ml_vec_type(l, e->dtype, &e->shape, TL_NATIVE);
-		v.r = tile_emit(l->f, TOP_RESHAPE, &v.r, 1, &t, NULL);
+		v.r = ml_emit_wide(l, TOP_RESHAPE, &v.r, 1, &t, NULL);
 		return v;
 	}
 	ml_whole(idx, dyn, &tile_val(l->f, v.r)->shape);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "backend/mosaic/lower.h"
+#include "pallas/runtime.h"
 
 TOpKind
 ml_ew_op(CxOp op)
@@ -59,9 +60,14 @@ ml_scalar_dt(DType t)
 	return t == DT_BF16 ? DT_F32 : t == DT_I8 ? DT_I32 : t;
 }
 
+/* A constant of dtype t; bf16 rounded from f32, as interpret mode
+   rounds it. */
 TRef
 ml_const_scalar(L *l, DType t, const CExpr *e)
 {
+	if (t == DT_BF16)
+		return tile_const_f32(l->f, pallas_bf16_to_f32(
+		    pallas_f32_to_bf16((float)e->u.cst.f)));
 	t = ml_scalar_dt(t);
 	if (t == DT_F32)
 		return tile_const_f32(l->f, e->u.cst.f);

@@ -158,7 +158,7 @@ reshape_home(L *l, const CExpr *e, Val src)
 	x = ml_access(l, TOP_LOAD, x, TNONE, si, sdyn, 0, &t);
 	if (!shape_eq(&ps, &pd)) {
 		t = ml_vec_type(l, e->dtype, &pd, TL_NATIVE);
-		x = tile_emit(l->f, TOP_RESHAPE, &x, 1, &t, NULL);
+		x = ml_emit_wide(l, TOP_RESHAPE, &x, 1, &t, NULL);
 	}
 	ml_access(l, TOP_STORE, v.r, x, di, ddyn, 0, NULL);
 	if (n > 1)
@@ -182,6 +182,6 @@ ml_mat_reshape(L *l, const CExpr *e)
 		v.r = ml_load_whole(l, v.r);
 	t = ml_vec_type(l, e->dtype, &e->shape, TL_NATIVE);
 	v.kind = V_SSA;
-	v.r = tile_emit(l->f, TOP_RESHAPE, &v.r, 1, &t, NULL);
+	v.r = ml_emit_wide(l, TOP_RESHAPE, &v.r, 1, &t, NULL);
 	return v;
 }

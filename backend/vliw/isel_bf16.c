@@ -8,17 +8,25 @@
  * tiles of bf16 VMEM buffers alike).  A tile-aligned view loads and
  * stores whole word rows; a view starting half-way into a tile (row
  * start S mod 2S, static or dynamic) shifts the halves (vshr / vshl by
- * 16, a vreg of shift counts when dynamic).  Stores that cover part of
- * a word (one half) read, merge and write the words back.
+ * 16, a vreg of shift counts when dynamic); a view of at most the rest
+ * of a half (a row of a packed tile) starts at its word row.  A view
+ * whose first column is inside a lane tile is realigned by xlu.rot
+ * (loads: two rotated tiles and a vsel; stores: lane masks).  Stores
+ * that cover part of a word (one half) read, merge and write the words
+ * back; replicated values store their one vreg per row or column of
+ * tiles.  A column read as a row (lane reductions without keepdims)
+ * unpacks the column's tiles into an XLU transpose.
  * Converts: f32 -> bf16 packs the vregs of rows 2i and 2i + 1 (round to
- * nearest even); bf16 -> f32 unpacks the low and high halves.
+ * nearest even); bf16 -> f32 unpacks the low and high halves.  There is
+ * no bf16 arithmetic here: the lowering computes it in f32 (lower_ew.c).
  *
  * i8 vregs and VMEM tiles are packed the same way by bytes: (4S, L)
  * elements, row g * S + i in byte g of word row i.  Accesses load and
  * store whole word rows (partial tiles merge their bytes); a view of at
- * most S rows starting at group g shifts by 8g bits; converts to i8
- * saturate (vmin / vmax) and pack four vregs' low bytes, from i8
- * sign-extend a byte (vshl, vsra).
+ * most S rows starting at group g shifts by 8g bits; views inside a
+ * group and at any column are as bf16's; converts to i8 saturate
+ * (vmin / vmax) and pack four vregs' low bytes, from i8 sign-extend a
+ * byte (vshl, vsra).
  */
 #include "backend/vliw/isel.h"
 
@@ -61,6 +69,8 @@ log2i(int64_t x)
 typedef struct Pk {
 	int64_t T;		/* rows per packed tile */
 	int64_t part;		/* static: the view starts at row part * S */
+	int64_t w;		/* ... plus w rows (word rows into the part) */
+	int64_t off;		/* its first column's lane in a tile */
 	int shv;		/* a vreg of shift counts (bits of the part), 0 */
 	int dyn;		/* the part is dynamic */
 } Pk;
@@ -82,11 +92,15 @@ address(Isel *I, VAcc *a, Pk *k)
 	if (rr < 0)
 		return unsupported(I, arena_printf(I->a, "a rank-1 %s vector "
 		    "access", dtype_name(a->t->dtype)));
-	if (a->r0 % a->S || a->c0 % a->L)
-		return unsupported(I, arena_printf(I->a, "a %s view that does "
-		    "not start at a sublane group", dtype_name(a->t->dtype)));
+	k->w = a->r0 % a->S;
+	if (k->w && k->w + a->R > a->S)
+		return unsupported(I, arena_printf(I->a, "a %s view that "
+		    "starts inside a sublane group and leaves it",
+		    dtype_name(a->t->dtype)));
 	k->part = a->r0 % k->T / a->S;
+	k->off = a->c0 % a->L;
 	q.start[rr] -= a->r0 % k->T;
+	q.start[rr + 1] -= k->off;
 	if (q.dyn[rr] && q.mult[rr] % k->T) {
 		if (q.mult[rr] % a->S || (lt = log2i(k->T)) < 0 ||
 		    (ls = log2i(a->S)) < 0)
@@ -207,7 +221,7 @@ store_one(Isel *I, const VAcc *a, const Pk *k, int64_t delta, int64_t n,
 		isel_vacc_mem(I, a, 1, v, delta, &p, lm);
 		return;
 	}
-	if (a->pack > 2) {		/* i8: rows [0, n) of an aligned tile */
+	if (!k->shv && a->pack > 2) {	/* i8: rows [0, n), aligned */
 		merge(I, a, delta, n < a->S ? n : a->S, v, keep_mask(I, a, n),
 		    lm);
 		return;
@@ -239,18 +253,131 @@ store_one(Isel *I, const VAcc *a, const Pk *k, int64_t delta, int64_t n,
 		    v, k->shv), cst(I, 0xffff0000u), lm);
 }
 
+/* The register of packed tile (l, i, j) of a stored value: a replicated
+   layout has one per row (lane-replicated) or column of tiles. */
+static int
+stored(const VAcc *a, const int *v, int64_t l, int64_t i, int64_t j,
+    int64_t nr, int64_t nc)
+{
+	if (a->t->lay.kind == TL_LANE_REPL)
+		return v[l * nr + i];
+	if (a->t->lay.kind == TL_SUBLANE_REPL)
+		return v[l * nc + j];
+	return v[(l * nr + i) * nc + j];
+}
+
+/* XLU rotation of v along lanes by x. */
+static int
+rot(Isel *I, int v, int64_t x)
+{
+	int d;
+
+	isel_xlu_map(I, OP_XROT, &v, 1, (int)x, &d);
+	return d;
+}
+
+/* Value columns [x, x + L) of a view whose first column is lane off of
+   a tile: the two tiles they span (delta: the first), rotated and
+   joined by a lane select. */
+static int
+load_cols(Isel *I, const VAcc *a, const Pk *k, int64_t delta, int64_t n,
+    int64_t x)
+{
+	int64_t kl = a->L - k->off;
+	int t[2], m, r;
+
+	t[0] = load_one(I, a, k, delta, n);
+	if (!k->off)
+		return t[0];
+	if (a->C - x <= kl)
+		return rot(I, t[0], kl);
+	t[1] = load_one(I, a, k, delta + a->tb, n);
+	isel_xlu_map(I, OP_XROT, t, 2, (int)kl, t);
+	m = isel_lane_mask(I, 0, kl);
+	r = vreg(I);
+	add(I, OP_VSEL, r, t[0], t[1], m);
+	return r;
+}
+
+/* Stores value columns [x, x + L) (register v): rotated by off, into
+   the lanes of the one or two tiles they span. */
+static void
+store_cols(Isel *I, const VAcc *a, const Pk *k, int64_t delta, int64_t n,
+    int64_t x, int v)
+{
+	int64_t w = a->C - x < a->L ? a->C - x : a->L;
+	int r;
+
+	if (!k->off) {
+		store_one(I, a, k, delta, n, v, w >= a->L || a->c0 + a->C >=
+		    a->BC ? 0 : isel_lane_mask(I, 0, w));
+		return;
+	}
+	r = rot(I, v, k->off);
+	store_one(I, a, k, delta, n, r, isel_lane_mask(I, k->off,
+	    k->off + w));
+	if (k->off + w > a->L)
+		store_one(I, a, k, delta + a->tb, n, r, isel_lane_mask(I, 0,
+		    k->off + w - a->L));
+}
+
+/*
+ * A column read as a row (a->colrow: value columns are buffer rows, at
+ * column c0 = lane off of its tile): per L buffer rows, the packed
+ * tiles' low and high halves unpacked into f32 row groups and pushed
+ * through an XLU transpose; pop off / S holds the column in sublane
+ * off % S, broadcast to every sublane and packed.
+ */
+static void
+column_row(Isel *I, const VAcc *a, const Pk *k, Val *out)
+{
+	int64_t nc = (a->C + a->L - 1) / a->L, l, j, s, t, dl;
+	int *r = isel_vregs(I, a->t), n = 0, ns, src[64], dst[64], x = 0, b;
+
+	if (a->pack > 2 || a->L / a->S > 64 || k->part || k->w || k->dyn)
+		return (void)unsupported(I, arena_printf(I->a, "a %s column "
+		    "view at this row or on this preset",
+		    dtype_name(a->t->dtype)));
+	for (l = 0; l < a->lead; l++) {
+		dl = isel_vacc_ldelta(a, l);
+		for (j = 0; j < nc; j++, n++) {
+			for (s = ns = 0; s * a->S < a->L &&
+			    j * a->L + s * a->S < a->C; s++) {
+				t = (j * a->L + s * a->S) / k->T;
+				if (s % 2 == 0)
+					x = load(I, a, dl + t * a->ntc * a->tb,
+					    a->S);
+				src[ns] = vreg(I);
+				add(I, s % 2 ? OP_VUNPACKHI : OP_VUNPACKLO,
+				    src[ns++], x, 0, 0);
+			}
+			isel_xlu_xpose(I, src, ns, dst);
+			b = vreg(I);
+			add(I, OP_VBCASTS, b, dst[k->off / a->S], 0, 0)->x =
+			    (uint16_t)(k->off % a->S);
+			add(I, OP_VPACK, r[n], b, b, 0);
+		}
+	}
+	out->v = r;
+	out->nv = a->t->lay.nvreg;
+}
+
 void
 isel_bf16_access(Isel *I, VAcc *a, const int *v, Val *out)
 {
 	Pk k = { 0 };
 	int64_t nr, nc, l, i, j, n, delta;
-	int *r = NULL, idx = 0, lm;
+	int *r = NULL, idx = 0;
+	TLayKind lk = a->t->lay.kind;
 
-	if (a->t->lay.kind != TL_NATIVE || a->colrow || a->rstep)
-		return (void)unsupported(I, "a bf16 vector access of this "
-		    "layout or view");
+	if ((lk != TL_NATIVE && (!a->store || (lk != TL_LANE_REPL &&
+	    lk != TL_SUBLANE_REPL))) || (a->colrow && a->store) || a->rstep)
+		return (void)unsupported(I, arena_printf(I->a, "a %s vector "
+		    "access of this layout or view", dtype_name(a->t->dtype)));
 	if (address(I, a, &k))
 		return;
+	if (a->colrow)
+		return column_row(I, a, &k, out);
 	nr = (a->R + k.T - 1) / k.T;
 	nc = (a->C + a->L - 1) / a->L;
 	if ((k.dyn || (k.shv && a->pack > 2)) && a->R > a->S)
@@ -264,15 +391,13 @@ isel_bf16_access(Isel *I, VAcc *a, const int *v, Val *out)
 			for (j = 0; j < nc; j++, idx++) {
 				n = a->R - i * k.T < k.T ? a->R - i * k.T : k.T;
 				delta = isel_vacc_ldelta(a, l) + i * a->ntc *
-				    a->tb + isel_vacc_cdelta(a, j * a->L);
-				if (!a->store) {
-					r[idx] = load_one(I, a, &k, delta, n);
-					continue;
-				}
-				lm = a->C - j * a->L >= a->L || a->c0 + a->C >=
-				    a->BC ? 0 : isel_lane_mask(I, 0, a->C - j *
-				    a->L);
-				store_one(I, a, &k, delta, n, v[idx], lm);
+				    a->tb + j * a->tb + k.w * a->row;
+				if (!a->store)
+					r[idx] = load_cols(I, a, &k, delta, n,
+					    j * a->L);
+				else
+					store_cols(I, a, &k, delta, n, j * a->L,
+					    stored(a, v, l, i, j, nr, nc));
 			}
 	if (!a->store && !I->err) {
 		out->v = r;

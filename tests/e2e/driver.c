@@ -1183,6 +1183,249 @@ t_divide(void)
 #endif
 
 #ifdef E2E_HAVE_bf16
+/* f rounded to bf16: what every bf16 op does to its f32 result. */
+static float
+r16(float f)
+{
+	return bf(pallas_f32_to_bf16(f));
+}
+
+static void
+t_bf16_ops(void)
+{
+	Case c;
+	int64_t i;
+
+	begin(&c, "bf16", "bf16_ops", 0);
+	{
+		uint16_t *x = bf16(&c, "x", IN, ROWS, COLS, 1);
+		uint16_t *y = bf16(&c, "y", IN, ROWS, COLS, 2);
+		uint16_t *z = bf16(&c, "z", OUT, ROWS, COLS, 0);
+		uint16_t *w = bf16(&c, "w", OUT, ROWS, COLS, 0);
+		float *f = f32(&c, "c", OUT, ROWS, COLS, 0);
+		CALL(&c, bf16_ops, (dev, x, y, z, w, f),
+		    (dev, &T[0], &T[1], &T[2], &T[3], &T[4]));
+		for (i = 0; i < ROWS * COLS; i++) {
+			float a = bf(x[i]), b = bf(y[i]), s;
+			s = r16(r16(r16(a * r16(0.3f)) + r16(b * a)) - 1.0f);
+			expect(&c, "z", i, bf(z[i]), r16(s + a), 0, 0);
+			s = r16((a > b ? a : -b) + r16(fmaxf(a, b) *
+			    fminf(a, 0.5f)));
+			expect(&c, "w", i, bf(w[i]), s, 0, 0);
+			expect(&c, "c", i, f[i], r16(fabsf(a - b)) + (a >= b),
+			    0, 0);
+		}
+	}
+	finish(&c);
+}
+
+static void
+t_bf16_casts(void)
+{
+	Case c;
+	int64_t i;
+
+	begin(&c, "bf16", "bf16_casts", 0);
+	{
+		uint16_t *x = bf16(&c, "x", IN, ROWS, COLS, 3);
+		int32_t *k = i32(&c, "k", IN, ROWS, COLS, 4);
+		float *y = f32(&c, "y", IN, ROWS, COLS, 5);
+		int32_t *a = i32(&c, "a", OUT, ROWS, COLS, 0);
+		uint16_t *b = bf16(&c, "b", OUT, ROWS, COLS, 0);
+		uint16_t *z = bf16(&c, "c", OUT, ROWS, COLS, 0);
+		CALL(&c, bf16_casts, (dev, x, k, y, a, b, z),
+		    (dev, &T[0], &T[1], &T[2], &T[3], &T[4], &T[5]));
+		for (i = 0; i < ROWS * COLS; i++) {
+			float v = bf(x[i]);
+			expect(&c, "a", i, a[i], (int32_t)r16(v * 3.0f), 0, 0);
+			expect(&c, "b", i, bf(b[i]), r16(r16((float)k[i]) + v),
+			    0, 0);
+			expect(&c, "c", i, bf(z[i]), r16(r16(y[i] * 0.3f) * v),
+			    0, 0);
+		}
+	}
+	finish(&c);
+}
+
+/* The EUP's exp and tanh are within a few f32 ulps of the C library's:
+   the bf16 results within one bf16 ulp. */
+static void
+t_bf16_eup(void)
+{
+	Case c;
+	int64_t i;
+
+	begin(&c, "bf16", "bf16_eup", 1.0 / 128);
+	{
+		uint16_t *x = bf16(&c, "x", IN, ROWS, COLS, 6);
+		uint16_t *e = bf16(&c, "e", OUT, ROWS, COLS, 0);
+		uint16_t *t = bf16(&c, "t", OUT, ROWS, COLS, 0);
+		CALL(&c, bf16_eup, (dev, x, e, t), (dev, &T[0], &T[1], &T[2]));
+		for (i = 0; i < ROWS * COLS; i++) {
+			float v = bf(x[i]);
+			expect(&c, "e", i, bf(e[i]), r16(expf(r16(v * 0.5f))),
+			    1.0 / 128, 0);
+			expect(&c, "t", i, bf(t[i]), r16(r16(tanhf(v)) +
+			    r16(sqrtf(fabsf(v)))), 1.0 / 128, 0);
+		}
+	}
+	finish(&c);
+}
+
+/* The inputs are multiples of 1/16 below 4: every sum is exact in f32,
+   whatever its order. */
+static void
+t_bf16_reduce(void)
+{
+	Case c;
+	int64_t r, k;
+
+	begin(&c, "bf16", "bf16_reduce", 0);
+	{
+		uint16_t *x = bf16(&c, "x", IN, ROWS, COLS, 7);
+		uint16_t *s = bf16(&c, "s", OUT, ROWS, 1, 0);
+		uint16_t *m = bf16(&c, "m", OUT, ROWS, 1, 0);
+		uint16_t *cs = bf16(&c, "cs", OUT, 1, COLS, 0);
+		uint16_t *cm = bf16(&c, "cm", OUT, 1, COLS, 0);
+		CALL(&c, bf16_reduce, (dev, x, s, m, cs, cm),
+		    (dev, &T[0], &T[1], &T[2], &T[3], &T[4]));
+		for (r = 0; r < ROWS; r++) {
+			float sum = 0, hi = -INFINITY;
+			for (k = 0; k < COLS; k++) {
+				sum += bf(x[r * COLS + k]);
+				hi = fmaxf(hi, bf(x[r * COLS + k]));
+			}
+			expect(&c, "s", r, bf(s[r]), r16(sum), 0, 0);
+			expect(&c, "m", r, bf(m[r]), r16(hi - r16(sum /
+			    COLS)), 0, 0);
+		}
+		for (k = 0; k < COLS; k++) {
+			float sum = 0, hi = -INFINITY, lo = INFINITY;
+			for (r = 0; r < ROWS; r++) {
+				sum += bf(x[r * COLS + k]);
+				hi = fmaxf(hi, bf(x[r * COLS + k]));
+				lo = fminf(lo, bf(x[r * COLS + k]));
+			}
+			expect(&c, "cs", k, bf(cs[k]), r16(sum), 0, 0);
+			expect(&c, "cm", k, bf(cm[k]), r16(hi + lo), 0, 0);
+		}
+	}
+	finish(&c);
+}
+
+static void
+t_bf16_bcast(void)
+{
+	Case c;
+	int64_t r, k, i;
+
+	begin(&c, "bf16", "bf16_bcast", 0);
+	{
+		uint16_t *x = bf16(&c, "x", IN, ROWS, COLS, 8);
+		uint16_t *rr = bf16(&c, "r", IN, ROWS, 1, 9);
+		uint16_t *cc = bf16(&c, "c", IN, 1, COLS, 10);
+		uint16_t *z = bf16(&c, "z", OUT, ROWS, COLS, 0);
+		uint16_t *w = bf16(&c, "w", OUT, ROWS, COLS, 0);
+		CALL(&c, bf16_bcast, (dev, x, rr, cc, z, w),
+		    (dev, &T[0], &T[1], &T[2], &T[3], &T[4]));
+		EACH2(r, k, ROWS, COLS) {
+			float v = bf(x[r * COLS + k]);
+			float row8 = bf(x[(r - r % 16 + 8) * COLS + k]);
+			i = r * COLS + k;
+			expect(&c, "z", i, bf(z[i]), r16(r16(v * bf(rr[r])) +
+			    bf(cc[k])), 0, 0);
+			expect(&c, "w", i, bf(w[i]), r16(r16(v - row8) + 0.5f),
+			    0, 0);
+		}
+	}
+	finish(&c);
+}
+
+static void
+t_bf16_views(void)
+{
+	Case c;
+	int64_t r, k, i;
+
+	begin(&c, "bf16", "bf16_views", 0);
+	{
+		uint16_t *x = bf16(&c, "x", IN, 48, COLS, 11);
+		uint16_t *h = bf16(&c, "h", IN, 8, COLS, 12);
+		uint16_t *z = bf16(&c, "z", OUT, 16, COLS, 0);
+		uint16_t *v = bf16(&c, "v", OUT, 8, COLS, 0);
+		uint16_t *q = bf16(&c, "q", OUT, 48, COLS, 0);
+		uint16_t *rr = bf16(&c, "r", OUT, 2, 48, 0);
+		CALL(&c, bf16_views, (dev, x, h, z, v, q, rr),
+		    (dev, &T[0], &T[1], &T[2], &T[3], &T[4], &T[5]));
+		EACH2(r, k, 16, COLS) {
+			float want = r16(bf(x[(r + 8) * COLS + k]) +
+			    bf(x[(r + 32) * COLS + k]));
+			if (k < LN)
+				want = r16(want - bf(x[r * COLS + k + LN / 2]));
+			expect(&c, "z", r * COLS + k, bf(z[r * COLS + k]), want,
+			    0, 0);
+		}
+		EACH2(r, k, 8, COLS) {
+			i = r * COLS + k;
+			expect(&c, "v", i, bf(v[i]), r16(r16(r16(bf(h[i]) *
+			    bf(x[(r + 24) * COLS + k])) - bf(x[i])) +
+			    bf(x[3 * COLS + k])), 0, 0);
+		}
+		EACH2(r, k, 48, COLS) {
+			float want = bf(x[r * COLS + k]);
+			i = r * COLS + k;
+			if (r >= 8 && r < 16)
+				want = r16(bf(h[(r - 8) * COLS + k]) + 1.0f);
+			else if (r >= 16 && r < 32 && k < LN / 2)
+				want = r16(bf(x[(r - 16) * COLS + k]) * 2.0f);
+			else if (r >= 37 && r < 40 && k >= LN / 2 + 1 &&
+			    k < LN / 2 + LN + 4)
+				want = bf(x[(r - 19) * COLS + k - LN / 2 + 4]);
+			expect(&c, "q", i, bf(q[i]), want, 0, 0);
+		}
+		for (r = 0; r < 48; r++) {
+			float sum = 0, hi = -INFINITY;
+			for (k = 0; k < COLS; k++) {
+				sum += bf(x[r * COLS + k]);
+				hi = fmaxf(hi, bf(x[r * COLS + k]));
+			}
+			expect(&c, "r", r, bf(rr[r]), hi, 0, 0);
+			expect(&c, "r", 48 + r, bf(rr[48 + r]), r16(sum), 0, 0);
+		}
+	}
+	finish(&c);
+}
+
+/* The f32 sums of t (bf16 values of mixed magnitudes) are not exact:
+   their order may differ between the modes and C. */
+static void
+t_bf16_big(void)
+{
+	Case c;
+	int64_t r, k;
+	const int64_t M = 2 * ROWS * 2;
+
+	begin(&c, "bf16", "bf16_big", 1e-5);
+	{
+		uint16_t *x = bf16(&c, "x", IN, M, COLS, 13);
+		uint16_t *z = bf16(&c, "z", OUT, M, COLS, 0);
+		float *s = f32(&c, "s", OUT, M, 1, 0);
+		CALL(&c, bf16_big, (dev, x, z, s), (dev, &T[0], &T[1], &T[2]));
+		for (r = 0; r < M; r++) {
+			double sum = 0;
+			for (k = 0; k < COLS; k++) {
+				float v = bf(x[r * COLS + k]);
+				float t = r16(r16(v * v) - r16(v * 0.75f));
+				expect(&c, "z", r * COLS + k,
+				    bf(z[r * COLS + k]), t, 0, 0);
+				sum += t;
+			}
+			expect(&c, "s", r, s[r], sum, 1e-5, 0);
+		}
+	}
+	finish(&c);
+}
+
 static void
 t_bf16(void)
 {
@@ -1205,6 +1448,13 @@ t_bf16(void)
 		}
 	}
 	finish(&c);
+	t_bf16_ops();
+	t_bf16_casts();
+	t_bf16_eup();
+	t_bf16_reduce();
+	t_bf16_bcast();
+	t_bf16_views();
+	t_bf16_big();
 }
 #endif
 

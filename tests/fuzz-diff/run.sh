@@ -21,7 +21,7 @@ dir=$top_srcdir/tests/fuzz-diff
 # KNOWN: pkgen.py avoid-list names of constructs with open bugs, each
 # with a regression case in cases/ (see doc/design.md).  Delete a name
 # once its case agrees.
-KNOWN="bf16splat"
+KNOWN=
 
 if ! command -v "$py" >/dev/null 2>&1; then
 	echo "fuzz-diff: no $py; skipped"
