@@ -527,7 +527,6 @@ build(Asm *a)
 	MachProgram *p = mach_program_new(a->mp->name);
 	char msg[256];
 	uint32_t i, k;
-	int64_t v;
 	MachIns ins[64];
 	const AsmBundle *b;
 
@@ -540,11 +539,12 @@ build(Asm *a)
 		for (k = 0; k < b->n && k < 64; k++) {
 			const AsmOp *op = &a->op.v[b->first + k];
 			ins[k] = op->in;
-			if (op->refkind == REF_STR && op->ref &&
-			    (v = intern(p, op->ref)) < 0)
-				goto nomem;
-			if (op->refkind == REF_STR && op->ref)
+			if (op->refkind == REF_STR && op->ref) {
+				int64_t v = intern(p, op->ref);
+				if (v < 0)
+					goto nomem;
 				ins[k].imm = (int32_t)v;
+			}
 		}
 		if (mach_program_add_bundle(p, ins, (int)k))
 			goto nomem;
