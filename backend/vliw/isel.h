@@ -211,6 +211,11 @@ int isel_vtile(Isel *I, TRef r, const TVal *want, int64_t l, int64_t i,
 void isel_vpack(Isel *I, const TVal *t, const int *tile, Val *out);
 /* A vreg holding the 32 bits 'bits' in every element. */
 int isel_vimm(Isel *I, uint32_t bits);
+/* isel_vec.c: a vector op into a new register; an EUP op and its pop;
+   v = m ? a : b. */
+int isel_vop(Isel *I, int op, int a, int b);
+int isel_eup(Isel *I, int op, int a);
+int isel_vsel(Isel *I, int m, int a, int b);
 /* Mask <-> vector of 0 / 1 (i32 words). */
 int isel_mask_to_v(Isel *I, int m);
 int isel_v_to_mask(Isel *I, int v);

@@ -17,18 +17,9 @@
 #define MSB 0x80000000u
 
 static int
-vop(Isel *I, int op, int a, int b)
-{
-	int d = llo_new_reg(I->f, LC_V);
-
-	add(I, op, d, a, b, 0);
-	return d;
-}
-
-static int
 vk(Isel *I, int op, int a, uint32_t k)
 {
-	return vop(I, op, a, isel_vimm(I, k));
+	return isel_vop(I, op, a, isel_vimm(I, k));
 }
 
 static int
@@ -37,25 +28,6 @@ vmask(Isel *I, int op, int a, int b)
 	int d = llo_new_reg(I->f, LC_M);
 
 	add(I, op, d, a, b, 0);
-	return d;
-}
-
-static int
-vsel(Isel *I, int m, int a, int b)
-{
-	int d = llo_new_reg(I->f, LC_V);
-
-	add(I, OP_VSEL, d, a, b, m);
-	return d;
-}
-
-static int
-vrcp(Isel *I, int a)
-{
-	int d = llo_new_reg(I->f, LC_V);
-
-	add(I, OP_ERCP, 0, a, 0, 0);
-	add(I, OP_EPOP, d, 0, 0, 0);
 	return d;
 }
 
@@ -71,9 +43,9 @@ uge(Isel *I, int a, int b)
 static int
 u2f(Isel *I, int r)
 {
-	int f = vop(I, OP_VCVTIF, r, 0);
+	int f = isel_vop(I, OP_VCVTIF, r, 0);
 
-	return vsel(I, vmask(I, OP_VCMPLTI, r, isel_vimm(I, 0)),
+	return isel_vsel(I, vmask(I, OP_VCMPLTI, r, isel_vimm(I, 0)),
 	    vk(I, OP_VADDF, f, f32_bits(4294967296.0)), f);
 }
 
@@ -91,11 +63,11 @@ typedef struct IDiv {
 static void
 idiv_reg(Isel *I, int b, IDiv *d)
 {
-	int fb = vop(I, OP_VABSF, vop(I, OP_VCVTIF, b, 0), 0);
+	int fb = isel_vop(I, OP_VABSF, isel_vop(I, OP_VCVTIF, b, 0), 0);
 
 	d->sb = vk(I, OP_VSRA, b, 31);
-	d->ub = vop(I, OP_VSUBI, vop(I, OP_VXOR, b, d->sb), d->sb);
-	d->rk = vk(I, OP_VMULF, vrcp(I, fb), f32_bits(SHRINK));
+	d->ub = isel_vop(I, OP_VSUBI, isel_vop(I, OP_VXOR, b, d->sb), d->sb);
+	d->rk = vk(I, OP_VMULF, isel_eup(I, OP_ERCP, fb), f32_bits(SHRINK));
 }
 
 static void
@@ -117,15 +89,16 @@ idiv_const(Isel *I, int64_t c, IDiv *d)
 static void
 udiv(Isel *I, int ua, int fa, const IDiv *d, int *qo, int *ro)
 {
-	int q = vop(I, OP_VCVTFI, vop(I, OP_VMULF, fa, d->rk), 0);
-	int r = vop(I, OP_VSUBI, ua, vop(I, OP_VMULI, q, d->ub)), t, m;
+	int q = isel_vop(I, OP_VCVTFI, isel_vop(I, OP_VMULF, fa, d->rk), 0);
+	int r = isel_vop(I, OP_VSUBI, ua, isel_vop(I, OP_VMULI, q, d->ub)), t,
+	    m;
 
-	t = vop(I, OP_VCVTFI, vop(I, OP_VMULF, u2f(I, r), d->rk), 0);
-	q = vop(I, OP_VADDI, q, t);
-	r = vop(I, OP_VSUBI, r, vop(I, OP_VMULI, t, d->ub));
+	t = isel_vop(I, OP_VCVTFI, isel_vop(I, OP_VMULF, u2f(I, r), d->rk), 0);
+	q = isel_vop(I, OP_VADDI, q, t);
+	r = isel_vop(I, OP_VSUBI, r, isel_vop(I, OP_VMULI, t, d->ub));
 	m = uge(I, r, d->ub);
-	*qo = vsel(I, m, vk(I, OP_VADDI, q, 1), q);
-	*ro = vsel(I, m, vop(I, OP_VSUBI, r, d->ub), r);
+	*qo = isel_vsel(I, m, vk(I, OP_VADDI, q, 1), q);
+	*ro = isel_vsel(I, m, isel_vop(I, OP_VSUBI, r, d->ub), r);
 }
 
 /* a / 2^k or a % 2^k, k in 0..30. */
@@ -137,9 +110,9 @@ ipow2(Isel *I, int a, int k, int rem)
 	if (k == 0)
 		return rem ? isel_vimm(I, 0) : a;
 	bias = vk(I, OP_VSHR, vk(I, OP_VSRA, a, 31), (uint32_t)(32 - k));
-	q = vk(I, OP_VSRA, vop(I, OP_VADDI, a, bias), (uint32_t)k);
+	q = vk(I, OP_VSRA, isel_vop(I, OP_VADDI, a, bias), (uint32_t)k);
 	if (rem)
-		return vop(I, OP_VSUBI, a, vk(I, OP_VSHL, q, (uint32_t)k));
+		return isel_vop(I, OP_VSUBI, a, vk(I, OP_VSHL, q, (uint32_t)k));
 	return q;
 }
 
@@ -170,17 +143,18 @@ isel_vdiv_i32(Isel *I, int a, int vb, TRef divisor, int rem)
 			for (k = 0; ((int64_t)1 << k) < u; k++)
 				;
 			q = ipow2(I, a, k, rem);
-			return c > 0 || rem ? q : vop(I, OP_VSUBI,
+			return c > 0 || rem ? q : isel_vop(I, OP_VSUBI,
 			    isel_vimm(I, 0), q);
 		}
 		idiv_const(I, c, &d);
 	} else
 		idiv_reg(I, vb, &d);
 	sa = vk(I, OP_VSRA, a, 31);
-	ua = vop(I, OP_VSUBI, vop(I, OP_VXOR, a, sa), sa);
-	udiv(I, ua, vop(I, OP_VABSF, vop(I, OP_VCVTIF, a, 0), 0), &d, &q, &r);
+	ua = isel_vop(I, OP_VSUBI, isel_vop(I, OP_VXOR, a, sa), sa);
+	udiv(I, ua, isel_vop(I, OP_VABSF, isel_vop(I, OP_VCVTIF, a, 0), 0), &d,
+	    &q, &r);
 	if (rem)		/* the remainder takes the dividend's sign */
-		return vop(I, OP_VSUBI, vop(I, OP_VXOR, r, sa), sa);
-	sa = vop(I, OP_VXOR, sa, d.sb);
-	return vop(I, OP_VSUBI, vop(I, OP_VXOR, q, sa), sa);
+		return isel_vop(I, OP_VSUBI, isel_vop(I, OP_VXOR, r, sa), sa);
+	sa = isel_vop(I, OP_VXOR, sa, d.sb);
+	return isel_vop(I, OP_VSUBI, isel_vop(I, OP_VXOR, q, sa), sa);
 }

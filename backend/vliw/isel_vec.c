@@ -239,8 +239,8 @@ vsplat(Isel *I, const TOp *o, Val *out)
 }
 
 /* EUP: d = f(a) through a push and a pop. */
-static int
-eup(Isel *I, int op, int a)
+int
+isel_eup(Isel *I, int op, int a)
 {
 	int d = llo_new_reg(I->f, LC_V);
 
@@ -249,8 +249,8 @@ eup(Isel *I, int op, int a)
 	return d;
 }
 
-static int
-vop(Isel *I, int op, int a, int b)
+int
+isel_vop(Isel *I, int op, int a, int b)
 {
 	int d = llo_new_reg(I->f, LC_V);
 
@@ -273,21 +273,22 @@ vexp(Isel *I, int x)
 	int hi, lo, th, tl, m, d;
 
 	memcpy(&ch, &chb, 4);
-	hi = vop(I, OP_VAND, x, isel_vimm(I, 0xfffff000u));
-	lo = vop(I, OP_VSUBF, x, hi);
-	th = vop(I, OP_VMULF, hi, isel_vimm(I, chb));
-	tl = vop(I, OP_VADDF, vop(I, OP_VMULF, hi,
+	hi = isel_vop(I, OP_VAND, x, isel_vimm(I, 0xfffff000u));
+	lo = isel_vop(I, OP_VSUBF, x, hi);
+	th = isel_vop(I, OP_VMULF, hi, isel_vimm(I, chb));
+	tl = isel_vop(I, OP_VADDF, isel_vop(I, OP_VMULF, hi,
 	    isel_vimm(I, f32_bits(l2e - (double)ch))),
-	    vop(I, OP_VMULF, lo, isel_vimm(I, f32_bits(l2e))));
+	    isel_vop(I, OP_VMULF, lo, isel_vimm(I, f32_bits(l2e))));
 	m = llo_new_reg(I->f, LC_M);
 	add(I, OP_VCMPEQF, m, tl, tl, 0);
 	d = llo_new_reg(I->f, LC_V);
 	add(I, OP_VSEL, d, tl, isel_vimm(I, 0), m);
-	return vop(I, OP_VMULF, eup(I, OP_EEXP2, th), eup(I, OP_EEXP2, d));
+	return isel_vop(I, OP_VMULF, isel_eup(I, OP_EEXP2, th), isel_eup(I,
+	    OP_EEXP2, d));
 }
 
-static int
-vsel3(Isel *I, int m, int a, int b)
+int
+isel_vsel(Isel *I, int m, int a, int b)
 {
 	int d = llo_new_reg(I->f, LC_V);
 
@@ -305,7 +306,8 @@ vsqrt(Isel *I, int x)
 	add(I, OP_VCMPEQF, z, x, isel_vimm(I, 0), 0);
 	add(I, OP_VCMPEQF, n, x, isel_vimm(I, 0x7f800000u), 0);
 	add(I, OP_MOR, m, z, n, 0);
-	return vsel3(I, m, x, vop(I, OP_VMULF, x, eup(I, OP_ERSQRT, x)));
+	return isel_vsel(I, m, x, isel_vop(I, OP_VMULF, x, isel_eup(I,
+	    OP_ERSQRT, x)));
 }
 
 static int
@@ -328,9 +330,9 @@ vconvert(Isel *I, DType from, DType to, int a)
 		return d;
 	}
 	if (from == DT_I32 && to == DT_F32)
-		return vop(I, OP_VCVTIF, a, 0);
+		return isel_vop(I, OP_VCVTIF, a, 0);
 	if (from == DT_F32 && to == DT_I32)
-		return vop(I, OP_VCVTFI, a, 0);
+		return isel_vop(I, OP_VCVTFI, a, 0);
 	return unsupported(I, arena_printf(I->a, "a vector convert from %s "
 	    "to %s", dtype_name(from), dtype_name(to)));
 }
@@ -343,20 +345,20 @@ vunary(Isel *I, TOpKind k, DType from, DType to, int a)
 	switch (k) {
 	case TOP_NEG:
 		if (from != DT_F32)
-			return vop(I, OP_VSUBI, isel_vimm(I, 0), a);
-		return vop(I, OP_VNEGF, a, 0);
+			return isel_vop(I, OP_VSUBI, isel_vimm(I, 0), a);
+		return isel_vop(I, OP_VNEGF, a, 0);
 	case TOP_ABS:
 		if (from != DT_F32)
-			return vop(I, OP_VMAXI, a, vop(I, OP_VSUBI,
+			return isel_vop(I, OP_VMAXI, a, isel_vop(I, OP_VSUBI,
 			    isel_vimm(I, 0), a));
-		return vop(I, OP_VABSF, a, 0);
+		return isel_vop(I, OP_VABSF, a, 0);
 	case TOP_NOT:
 		if (from == DT_BOOL) {
 			d = llo_new_reg(I->f, LC_M);
 			add(I, OP_MNOT, d, a, 0, 0);
 			return d;
 		}
-		return vop(I, OP_VNOT, a, 0);
+		return isel_vop(I, OP_VNOT, a, 0);
 	case TOP_CONVERT:
 		return vconvert(I, from, to, a);
 	default:
@@ -368,12 +370,12 @@ vunary(Isel *I, TOpKind k, DType from, DType to, int a)
 	switch (k) {
 	case TOP_EXP: return vexp(I, a);
 	case TOP_LOG:
-		return vop(I, OP_VMULF, eup(I, OP_ELOG2, a),
+		return isel_vop(I, OP_VMULF, isel_eup(I, OP_ELOG2, a),
 		    isel_vimm(I, f32_bits(0.6931471805599453)));
 	case TOP_SQRT: return vsqrt(I, a);
-	case TOP_TANH: return eup(I, OP_ETANH, a);
-	case TOP_RSQRT: return eup(I, OP_ERSQRT, a);
-	case TOP_RECIP: return eup(I, OP_ERCP, a);
+	case TOP_TANH: return isel_eup(I, OP_ETANH, a);
+	case TOP_RSQRT: return isel_eup(I, OP_ERSQRT, a);
+	case TOP_RECIP: return isel_eup(I, OP_ERCP, a);
 	default:
 		return unsupported(I, arena_printf(I->a, "vector '%s'",
 		    tile_op_name(k)));
@@ -404,7 +406,7 @@ vbinary(Isel *I, const TOp *o, DType t, int a, int b)
 	if (o->op == TOP_CMP)
 		return mop(I, vcmp_op(o->u.cmp, t == DT_F32), a, b);
 	if (o->op == TOP_DIV && t == DT_F32)
-		return vop(I, OP_VMULF, a, eup(I, OP_ERCP, b));
+		return isel_vop(I, OP_VMULF, a, isel_eup(I, OP_ERCP, b));
 	if ((o->op == TOP_DIV || o->op == TOP_REM) && t == DT_I32)
 		return isel_vdiv_i32(I, a, b, o->arg[1], o->op == TOP_REM);
 	if (!(op = vop_f(o->op, t)))
@@ -412,7 +414,7 @@ vbinary(Isel *I, const TOp *o, DType t, int a, int b)
 		    dtype_name(t), tile_op_name(o->op)));
 	if (t == DT_BOOL)
 		return mop(I, op, a, b);
-	return vop(I, op, a, b);
+	return isel_vop(I, op, a, b);
 }
 
 /* c ? a : b on one tile; masks select through and/or. */
@@ -420,7 +422,7 @@ static int
 vselect(Isel *I, DType t, int c, int a, int b)
 {
 	if (t != DT_BOOL)
-		return vsel3(I, c, a, b);
+		return isel_vsel(I, c, a, b);
 	return mop(I, OP_MOR, mop(I, OP_MAND, c, a),
 	    mop(I, OP_MAND, mop(I, OP_MNOT, c, 0), b));
 }
@@ -447,7 +449,7 @@ viota(Isel *I, const TOp *o, Val *out)
 	if (o->narg > 0) {
 		r = llo_new_reg(I->f, LC_V);
 		add(I, OP_VBCAST, r, isel_scal(I, o->arg[0]), 0, 0);
-		base = vop(I, OP_VADDI, base, r);
+		base = isel_vop(I, OP_VADDI, base, r);
 	}
 	n = g.lead * g.nr * g.nc;
 	tile = arena_alloc(I->a, sizeof(int) * (size_t)(n + 1));
@@ -457,7 +459,7 @@ viota(Isel *I, const TOp *o, Val *out)
 				k = rows ? i * t->lay.tile_r : j * t->lay.tile_c;
 				r = base;
 				if (k)
-					r = vop(I, OP_VADDI, base,
+					r = isel_vop(I, OP_VADDI, base,
 					    isel_vimm(I, (uint32_t)k));
 				tile[(l * g.nr + i) * g.nc + j] = r;
 			}
@@ -505,18 +507,21 @@ elementwise(Isel *I, const TOp *o, Val *out)
 					continue;
 				for (q = 0; q < o->narg && q < 3; q++)
 					a[q] = opr[3 * k + q] = q == 0 && smask ?
-					    smask : isel_vtile(I, o->arg[q], t, l,
+					    smask : isel_vtile(I, o->arg[q], t,
+					    l,
 					    i, j);
 				if (I->err)
 					return;
-				if (j && !memcmp(a, &opr[3 * (k - 1)], sizeof(int) *
+				if (j && !memcmp(a, &opr[3 * (k - 1)],
+				    sizeof(int) *
 				    (size_t)o->narg))
 					tile[k] = tile[k - 1];
 				else if (i && !memcmp(a, &opr[3 * (k - g.nc)],
 				    sizeof(int) * (size_t)o->narg))
 					tile[k] = tile[k - g.nc];
 				else
-					tile[k] = ew_tile(I, o, at, t->dtype, a);
+					tile[k] = ew_tile(I, o, at, t->dtype,
+					    a);
 			}
 	if (!I->err)
 		isel_vpack(I, t, tile, out);
