@@ -137,15 +137,16 @@ run_flag(RunOpts *r, Arena *a, int argc, char **argv, int *i)
 int
 run_check_opts(const RunOpts *r)
 {
-	int tables = (r->entry && !r->lower && !r->select) || r->smem.n ||
+	int tables = (r->entry && !r->lower && !r->select && !r->check) ||
+	    r->smem.n ||
 	    r->splash_causal;
 	int any = r->fill || r->file.n || r->save_dir || r->shuffle ||
 	    (tables && !r->plan);
 
 	if (r->trace && (!r->run || r->interpret))
 		return usage("%s", "--trace needs --run without --interpret");
-	if (r->interpret && !r->run)
-		return usage("%s", "--interpret needs --run");
+	if (r->interpret && !r->run && !r->check)
+		return usage("%s", "--interpret needs --run or -fsyntax-only");
 	if (any && !r->run)
 		return usage("%s", "input and output options need --run");
 	return 0;

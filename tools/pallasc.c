@@ -79,14 +79,19 @@ static const char usage_text[] =
 "  -E                         preprocess only; same as --emit=pp\n"
 "  -S                         the scheduled bundles in the assembler's\n"
 "                             syntax; same as --emit=asm\n"
-"  -fsyntax-only              check the syntax and the meaning, and stop\n"
+"  -fsyntax-only              check the syntax and the meaning, and that\n"
+"                             the compiled path supports each kernel for\n"
+"                             the preset (it compiles them, writing\n"
+"                             nothing), and stop; with --interpret, only\n"
+"                             what interpret mode needs\n"
 "  --preset NAME, -m NAME     the machine preset: v4 (default), v5e, v6e,\n"
 "                             small; checks and budgets follow it\n"
 "  --emit=LEVEL               stop after LEVEL and print it:\n"
 "                               pp     preprocessed tokens\n"
 "                               ast    the syntax tree with source ranges\n"
 "                               sema   the checked kernels and funcs, with\n"
-"                                      their VMEM/SMEM budget tables\n"
+"                                      their VMEM/SMEM budget tables, then\n"
+"                                      what each compiled kernel allocates\n"
 "                               hlo    the exported funcs lowered to HLO\n"
 "                                      (--entry NAME: one), or an .hlo\n"
 "                                      input, verified and printed\n"
@@ -109,8 +114,9 @@ static const char usage_text[] =
 "                             reference) and print the same\n"
 "  --trace FILE               with --run: write the run's Chrome trace\n"
 "  --entry NAME               the export to run (default: the only one),\n"
-"                             the func --emit=hlo lowers, or the export\n"
-"                             --emit=tile, llo or asm prints\n"
+"                             the func --emit=hlo lowers, the export\n"
+"                             --emit=tile, llo or asm prints, or the one\n"
+"                             -fsyntax-only and --emit=sema compile\n"
 "  --input=KIND               generated inputs: zeros, ones, iota or\n"
 "                             random[:SEED] (default random:0); SMEM tables\n"
 "                             are zeros unless given\n"
@@ -339,6 +345,7 @@ parse_args(Options *o, Arena *a, int argc, char **argv, int *done)
 	o->run.select = o->emit == EMIT_TILE || o->emit == EMIT_LLO ||
 	    o->emit == EMIT_ASM;
 	o->run.lower = o->emit == EMIT_HLO;
+	o->run.check = o->emit == EMIT_SYNTAX || o->emit == EMIT_SEMA;
 	return run_check_opts(&o->run);
 }
 
@@ -467,6 +474,32 @@ vliw_text(const CheckedModule *cm, int asm_, const RunOpts *r, Diag *d,
 	return EXIT_OK;
 }
 
+/*
+ * The compiled-path check of -fsyntax-only and --emit=sema, after sema:
+ * the kernel exports (the --entry one alone) through Mosaic and the VLIW
+ * backend, the program dropped.  What the backend cannot do is reported
+ * here, at its source, so a kernel these checks accept for a preset
+ * compiles for it.  table: --emit=sema's memory tables (NULL: none).
+ * --interpret: interpret mode's checks alone (sema's).
+ */
+static int
+check_compiled(const Options *o, const CheckedModule *cm, Diag *d,
+    Arena *a, Buf *table)
+{
+	CheckedModule one;
+	TModule *tm;
+	int rc;
+
+	if (o->run.interpret)
+		return EXIT_OK;
+	if ((rc = run_select(&o->run, cm, &one)) != EXIT_OK)
+		return rc;
+	mosaic_lower_opts(&one, one.preset, &o->run.mosaic, d, a, &tm);
+	if (tm->func.n)	/* each export's errors are reported */
+		vliw_check(tm, one.preset, &o->run.vliw, d, a, table);
+	return EXIT_OK;		/* errors: the caller sees nerror */
+}
+
 /* -c / -o x.o / --emit=c: Mosaic, the VLIW backend, then the object. */
 static int
 compile_object(const Options *o, const CheckedModule *cm, Diag *d, Arena *a,
@@ -519,8 +552,11 @@ compile(const Options *o, Diag *d, Arena *a, Strtab *strs, Buf *out)
 	    a);
 	if (d->nerror)
 		goto done;
-	if (o->emit == EMIT_SEMA) {
+	if (o->emit == EMIT_SEMA)
 		sema_print(out, cm);
+	if (o->emit == EMIT_SEMA || o->emit == EMIT_SYNTAX) {
+		rc = check_compiled(o, cm, d, a, o->emit == EMIT_SEMA ? out :
+		    NULL);
 		goto done;
 	}
 	if (o->emit == EMIT_HLO) {
@@ -548,8 +584,6 @@ compile(const Options *o, Diag *d, Arena *a, Strtab *strs, Buf *out)
 			tile_print_module(out, tm);
 		goto done;
 	}
-	if (o->emit == EMIT_SYNTAX)
-		goto done;
 	if (obj_output(o) == OBJ_ELF || obj_output(o) == OBJ_C) {
 		rc = compile_object(o, cm, d, a, out);
 		goto done;

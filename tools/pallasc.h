@@ -28,6 +28,9 @@ typedef struct RunOpts {
 	int lower;		/* --emit=hlo: takes --entry without --run */
 	int select;		/* --emit=tile, llo, asm: --entry picks the
 				   export to print */
+	int check;		/* -fsyntax-only, --emit=sema: --entry picks
+				   the export to check; with --interpret
+				   only interpret mode's checks */
 	VliwOpts vliw;		/* -fno-cse, -fno-licm, -fno-modulo-sched:
 				   for every compile, not only --run */
 	MosaicOpts mosaic;	/* -fno-bounds-check, as vliw */

@@ -71,9 +71,14 @@ static void stmts(L *l, const CBlock *b);
 static void
 rank0_vmem(L *l, Loc loc)
 {
+	int first = !l->err;
+
 	ml_error(l, loc, "not supported by the compiled path yet: a rank-0 "
 	    "operand in VMEM; declare it with shape [1, 1] (or put a scalar "
 	    "input in smem)");
+	if (first)
+		diag_note(l->d, mosaic_file_loc(loc), "%s",
+		    MOSAIC_NOT_YET_HINT);
 }
 
 /*

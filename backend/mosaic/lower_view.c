@@ -13,7 +13,7 @@ void
 ml_error(L *l, Loc loc, const char *msg)
 {
 	if (!l->err)
-		diag_error(l->d, loc, "mosaic: %s", msg);
+		diag_error(l->d, loc, "%s", msg);
 	l->err = 1;
 }
 

@@ -54,6 +54,27 @@ flag_id(const TFlag *fl, const CKernel *k, const MosaicAlloc *al)
 	return -1;	/* the body's own (dma_copy...): after the others */
 }
 
+/* After a memory overflow: the export, and its VMEM by kind of buffer. */
+static void
+over_note(const TFunc *f, const CKernel *k, Diag *d)
+{
+	int64_t sum[NTBUF] = {0};
+	int i, nhome = 0;
+
+	for (i = 0; i < f->buf.n; i++) {
+		const TBuf *b = &f->buf.v[i];
+		if (b->space != TS_VMEM)
+			continue;
+		sum[b->kind] += b->slot_bytes * b->nslot;
+		nhome += b->kind == TB_INTERNAL;
+	}
+	diag_note(d, mosaic_file_loc(k->loc), "in export '%s': VMEM blocks "
+	    "%lld bytes, scratch %lld, %d internal buffers (homes of the "
+	    "body's block-sized values) %lld; smaller blocks shrink all three",
+	    f->name, (long long)sum[TB_BLOCK], (long long)sum[TB_SCRATCH],
+	    nhome, (long long)sum[TB_INTERNAL]);
+}
+
 /* Lays out f's buffers and flags; -1 after reporting. */
 static int
 allocate(TFunc *f, const CKernel *k, const MosaicPlan *p, Diag *d,
@@ -68,8 +89,10 @@ allocate(TFunc *f, const CKernel *k, const MosaicPlan *p, Diag *d,
 			req[n++] = (AllocReq){ f->buf.v[i].name,
 			    f->buf.v[i].slot_bytes * f->buf.v[i].nslot,
 			    f->buf.v[i].space == TS_SMEM };
-	if (!(al = mosaic_alloc(k, p, req, n, d, a)))
+	if (!(al = mosaic_alloc(k, p, req, n, d, a))) {
+		over_note(f, k, d);
 		return -1;
+	}
 	for (i = n = 0; i < f->buf.n; i++) {
 		TBuf *b = &f->buf.v[i];
 		switch (b->kind) {

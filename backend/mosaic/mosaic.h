@@ -425,6 +425,20 @@ typedef struct MosaicOpts {
 				   the index maps (to measure their cost) */
 } MosaicOpts;
 /* mosaic_lower with options (o may be NULL: the defaults). */
+/* The note after a "not supported by the compiled path yet" error. */
+#define MOSAIC_NOT_YET_HINT "interpret mode runs it (--interpret --run); " \
+	"doc/compiled.md lists what the compiled path supports"
+
+/* loc's file alone (line 0: a note without a source line). */
+static inline Loc
+mosaic_file_loc(Loc loc)
+{
+	Loc f = {0};
+
+	f.file = loc.file;
+	return f;
+}
+
 int mosaic_lower_opts(const CheckedModule *m, const MachPreset *p,
     const MosaicOpts *o, Diag *d, Arena *a, TModule **out);
 

@@ -58,9 +58,12 @@ typedef struct Isel {
 static inline int
 unsupported(Isel *I, const char *what)
 {
-	if (!I->err)
-		diag_error(I->d, I->loc, "the VLIW backend cannot lower %s in "
-		    "kernel '%s' yet", what, I->tf->name);
+	if (!I->err) {
+		diag_error(I->d, I->loc, "not supported by the compiled path "
+		    "yet: %s (kernel '%s')", what, I->tf->name);
+		diag_note(I->d, mosaic_file_loc(I->loc), "%s",
+		    MOSAIC_NOT_YET_HINT);
+	}
 	I->err = 1;
 	return -1;
 }

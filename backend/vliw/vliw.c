@@ -1,8 +1,8 @@
 /*
  * vliw.c - the VLIW backend's pipeline, written out in one place.
  *
- * Gives:    vliw_compile, vliw_compile_opts, vliw_compile_asm,
- *           vliw_compile_llo (vliw.h).
+ * Gives:    vliw_compile, vliw_compile_opts, vliw_check,
+ *           vliw_compile_asm, vliw_compile_llo (vliw.h).
  * Order:    per tile-IR function: vliw_isel -> vliw_unroll (short loops)
  *           -> vliw_cse -> vliw_licm -> vliw_modulo -> vliw_unroll (EUP and
  *           XLU loops) -> vliw_sched -> vliw_regalloc (which spills and
@@ -91,6 +91,23 @@ vliw_compile_opts(const TModule *m, const MachPreset *p, const VliwOpts *o,
 	if (backend(m, p, o, d, a, &lf))
 		return -1;
 	return vliw_emit(lf, m->func.n, p, d->sm, d, out);
+}
+
+int
+vliw_check(const TModule *m, const MachPreset *p, const VliwOpts *o,
+    Diag *d, Arena *a, Buf *table)
+{
+	MachProgram *prog;
+	LFunc **lf;
+	int i;
+
+	if (backend(m, p, o, d, a, &lf) ||
+	    vliw_emit(lf, m->func.n, p, d->sm, d, &prog))
+		return -1;
+	mach_program_free(prog);
+	for (i = 0; table && i < m->func.n; i++)
+		vliw_mem_table(table, m->func.v[i], lf[i]);
+	return 0;
 }
 
 int

@@ -278,6 +278,17 @@ typedef struct VliwOpts {
 /* vliw_compile with options (o may be NULL: every pass). */
 int vliw_compile_opts(const TModule *m, const MachPreset *p,
     const VliwOpts *o, Diag *d, Arena *a, MachProgram **out);
+/*
+ * The compiled-path check: every function of m compiled as
+ * vliw_compile_opts does, the program built and dropped.  When table is
+ * not NULL, appends each function's memory table (vliw_mem_table).
+ * Returns 0, or -1 after reporting through d.
+ */
+int vliw_check(const TModule *m, const MachPreset *p, const VliwOpts *o,
+    Diag *d, Arena *a, Buf *table);
+/* Appends the --emit=sema table of what tf (compiled as lf) allocates in
+   VMEM and SMEM, with the spill areas (memtable.c). */
+void vliw_mem_table(Buf *b, const TFunc *tf, const LFunc *lf);
 /* As vliw_compile, and appends the -S text: per function a comment line
    with its VMEM/SMEM use and spill areas (vliw_spill_note), then the
    program's disassembly.  Returns 0, or -1 after reporting through d. */

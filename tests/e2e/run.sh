@@ -17,7 +17,7 @@ cc=${CC:-cc}
 e2e=$top_srcdir/tests/e2e
 
 # PENDING: features the backend does not lower yet.  They are only
-# checked to still fail with "the VLIW backend cannot lower" on some
+# checked to still fail with "not supported by the compiled path yet" on some
 # preset; once one compiles everywhere that check fails: delete it here
 # (and from PENDING in tests/unit/check_e2e.c) to enable it.
 # (Example: PENDING="reduce bf16".)
@@ -68,9 +68,9 @@ for preset in small v4; do
 				bad "$f compiles on every preset now: remove" \
 				    "it from PENDING in tests/e2e/run.sh and" \
 				    "tests/unit/check_e2e.c"
-		elif grep -q "the VLIW backend cannot lower" "$dir/err"; then
+		elif grep -q "not supported by the compiled path yet" "$dir/err"; then
 			echo "pending $f on $preset:" \
-			    "$(grep -m1 -o 'the VLIW backend cannot lower.*' \
+			    "$(grep -m1 -o 'not supported by the compiled path yet.*' \
 			    "$dir/err")"
 		else
 			bad "$f on $preset: $(cat "$dir/err")"

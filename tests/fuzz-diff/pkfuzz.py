@@ -23,10 +23,13 @@ interpret mode.
                                      cases/README)
 
 Classes: AGREE; DIVERGE (both ran, outputs differ); CRASH (exit 70, a
-signal, a sanitizer report, a timeout, a simulator trap, or interpret
-mode failing on a kernel sema accepted); REFUSED (the backend refuses a
-kernel sema accepted, by message); REJECTED (sema refuses the
-generated kernel: a generator gap, skipped).
+signal, a sanitizer report, a timeout, a simulator trap, interpret mode
+failing on a kernel sema accepted, or "contract": a compiled run
+refused after -fsyntax-only accepted the kernel); REFUSED (-fsyntax-only
+refuses a kernel interpret mode's checks accept: the compiled path does
+not lower it yet, by message); REJECTED (interpret mode's checks,
+-fsyntax-only --interpret, refuse the generated kernel: a generator gap,
+skipped).
 
 Environment: PALLASC (default ../../build/pallasc from this file),
 FUZZ_TIMEOUT (seconds per pallasc run, default 60).
@@ -223,8 +226,16 @@ def classify(path, preset, smem, work, inseed=0):
     if c:
         return Outcome("CRASH", err[-300:], "CRASH sema: " + c)
     if rc != 0:
-        return Outcome("REJECTED", first_error(err),
-                       "REJECTED " + norm_msg(first_error(err)))
+        msg = first_error(err)
+        rc, out, err = run(base + ["-fsyntax-only", "--interpret"])
+        c = crashed(rc, err)
+        if c:
+            return Outcome("CRASH", err[-300:], "CRASH sema: " + c)
+        if rc != 0:
+            return Outcome("REJECTED", first_error(err),
+                           "REJECTED " + norm_msg(first_error(err)))
+        # the checks refuse what the compiled path does not lower
+        return Outcome("REFUSED", msg, "REFUSED " + norm_msg(msg))
     io = ["--input=random:%d" % inseed]
     for name, p in smem:
         io += ["--smem", "%s=%s" % (name, p)]
@@ -241,7 +252,8 @@ def classify(path, preset, smem, work, inseed=0):
         if re.search(r"^pallasc: error: k\d+: ", err, re.M):
             # the program was built and loaded: the simulator trapped
             return Outcome("CRASH", msg, "CRASH trap: " + norm_msg(msg))
-        return Outcome("REFUSED", msg, "REFUSED " + norm_msg(msg))
+        # -fsyntax-only accepted it: the checks broke their contract
+        return Outcome("CRASH", msg, "CRASH contract: " + norm_msg(msg))
     ri, iout, ierr = run(base + ["--interpret", "--run", "--save-dir",
                                  di] + io)
     c = crashed(ri, ierr)
