@@ -92,10 +92,28 @@ expr_at(const SrcMgr *sm, const CExpr *e, const PallasTrap *t)
 	return NULL;
 }
 
+/* The source location of trap t (its column alone), file 0 if none. */
+static Loc
+trap_loc(const SrcMgr *sm, const PallasTrap *t)
+{
+	Loc l = {0};
+	int i;
+
+	for (i = 1; i < sm->file.n; i++)
+		if (strcmp(sm->file.v[i].name, t->file) == 0) {
+			l.file = i;
+			l.line = l.eline = (int)t->line;
+			l.col = l.ecol = (int)t->col;
+			break;
+		}
+	return l;
+}
+
 /*
- * A failed run-time check (an index map out of range) is an error in
- * the input, reported at the map it checks as interpret mode would; 0
- * if t is another trap, or its location names no map of k.
+ * A failed run-time check (an index map or a dynamic index of the body
+ * out of range, a broken multiple_of promise) is an error in the input,
+ * reported at the map or index it checks as interpret mode would; 0 if
+ * t is another trap, or has no location in the sources.
  */
 static int
 report_check(const CKernel *k, const PallasTrap *t, Diag *d)
@@ -108,9 +126,12 @@ report_check(const CKernel *k, const PallasTrap *t, Diag *d)
 	for (i = 0; i < k->nop && !e; i++)
 		for (j = 0; k->op[i].map && j < k->op[i].shape.rank && !e; j++)
 			e = expr_at(d->sm, k->op[i].map[j], t);
-	if (!e)
+	if (e)
+		diag_error(d, e->loc, "%s", t->reason);
+	else if (t->line && trap_loc(d->sm, t).file)
+		diag_error(d, trap_loc(d->sm, t), "%s", t->reason);
+	else
 		return 0;
-	diag_error(d, e->loc, "%s", t->reason);
 	diag_note(d, (Loc){ 0 }, "a run-time check of the compiled kernel "
 	    "'%s' failed (-fno-bounds-check leaves such checks out)",
 	    k->name);

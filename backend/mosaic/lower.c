@@ -192,6 +192,7 @@ let(L *l, const CStmt *s)
 	} else if (e->shape.rank == 0) {
 		v.kind = V_SCALAR;
 		v.r = ml_ev_scalar(l, e);
+		ml_range_slot(l, s->u.let.slot, e, NULL);
 	} else {
 		v = ml_materialise(l, e);
 		/* a view of a Ref may change under later stores: copy it */
@@ -275,6 +276,7 @@ loop(L *l, const CStmt *s)
 	Val v;
 
 	v.kind = V_SCALAR;
+	ml_range_slot(l, s->u.loop.slot, s->u.loop.lo, s->u.loop.hi);
 	v.r = tile_begin_for(l->f, lo, hi, s->u.loop.step, NULL, 0);
 	l->slot[s->u.loop.slot] = v;
 	stmts(l, &s->u.loop.body);
@@ -297,7 +299,8 @@ sem_flag(L *l, const CPlace *p, TRef *idx)
 		return g;
 	for (i = p->sl.n - 1; i >= 0; i--) {
 		const CIdx *c = &p->sl.dim[i];
-		x = c->dyn ? ml_ev_scalar(l, c->dyn) : tile_const_i32(l->f, 0);
+		x = c->dyn ? ml_index(l, &p->sl, i, sc->shape.d[i], sc->name) :
+		    tile_const_i32(l->f, 0);
 		if (c->start && !c->dyn)
 			x = tile_const_i32(l->f, c->start);
 		if (stride != 1)
@@ -420,6 +423,11 @@ mosaic_lower_body(TFunc *f, const CKernel *k, const MosaicRefs *refs,
 	l.copy_flag = -1;
 	l.slot = arena_alloc(f->arena, (k->nslot ? k->nslot : 1) *
 	    sizeof *l.slot);
+	l.rng.n = k->nslot;
+	l.rng.lo = arena_alloc(f->arena, (k->nslot + 1) * sizeof(int64_t));
+	l.rng.hi = arena_alloc(f->arena, (k->nslot + 1) * sizeof(int64_t));
+	l.rng.known = arena_alloc(f->arena, (size_t)k->nslot + 1);
+	memset(l.rng.known, 0, (size_t)k->nslot + 1);
 	stmts(&l, &k->body);
 	return l.err ? -1 : 0;
 }

@@ -43,6 +43,8 @@ typedef struct L {
 	VEC(Hoist) hoist;	/* barriers of the statement being lowered */
 	const CPlace *dst;	/* the store being lowered, or NULL */
 	int copy_flag;		/* TFunc.flag for dma copies, or -1 */
+	MosaicRanges rng;	/* [k->nslot]: ranges of int slots known */
+	int recbuf;		/* 1 + the index record's TFunc.buf, or 0 */
 	int nhome;
 	int err;
 } L;
@@ -52,6 +54,11 @@ typedef void ChunkFn(L *l, const Ctx *c, void *arg);
 /* lower.c */
 Val ml_materialise(L *l, const CExpr *e);
 Val ml_ev_val(L *l, const CExpr *e);
+
+/* lower_check.c */
+TRef ml_index(L *l, const CSlice *sl, int d, int64_t dim, const char *name);
+TRef ml_index_of(L *l, TRef ref, const CSlice *sl, int d);
+void ml_range_slot(L *l, int slot, const CExpr *lo, const CExpr *hi);
 
 /* lower_view.c */
 void ml_error(L *l, Loc loc, const char *msg);

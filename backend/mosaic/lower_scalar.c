@@ -132,8 +132,8 @@ ml_ev_scalar(L *l, const CExpr *e)
 				idx[i].size = 1;
 				idx[i].squeeze = 1;
 				idx[i].multiple = 1;
-				dyn[i] = c->dyn ? ml_ev_scalar(l, c->dyn) :
-				    TNONE;
+				dyn[i] = c->dyn ? ml_index_of(l, ref,
+				    &e->u.load.sl, i) : TNONE;
 			}
 			return ml_view(l, ref, idx, dyn, e->u.load.sl.n,
 			    TOP_SLOAD, &t);

@@ -175,7 +175,7 @@ ml_slice_view(L *l, TRef ref, const CSlice *sl)
 		idx[i].multiple = c->multiple;
 		idx[i].squeeze = c->squeeze;
 		idx[i].dyn = -1;
-		dyn[i] = c->dyn ? ml_ev_scalar(l, c->dyn) : TNONE;
+		dyn[i] = c->dyn ? ml_index_of(l, ref, sl, i) : TNONE;
 	}
 	return ml_mkview(l, ref, idx, dyn, sl->n);
 }
@@ -404,7 +404,7 @@ ml_smem_store(L *l, const CStmt *s, TRef ref)
 		idx[i].size = 1;
 		idx[i].squeeze = 1;
 		idx[i].multiple = 1;
-		dyn[i] = c->dyn ? ml_ev_scalar(l, c->dyn) : TNONE;
+		dyn[i] = c->dyn ? ml_index_of(l, ref, &p->sl, i) : TNONE;
 	}
 	if (s->u.store.acc != NCXOP) {
 		TVal t = tile_scalar_type(tile_val(l->f, v)->dtype);

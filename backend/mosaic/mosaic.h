@@ -401,6 +401,7 @@ typedef struct MosaicRefs {
 				   semaphore scratch (one flag per element),
 				   -1 otherwise */
 	TRef *axis;		/* [k->naxis]: i32 scalars, the grid index */
+	int checks;		/* emit run-time checks of dynamic indices */
 } MosaicRefs;
 
 /*
@@ -425,6 +426,22 @@ typedef struct MosaicOpts {
 				   the index maps (to measure their cost) */
 } MosaicOpts;
 /* mosaic_lower with options (o may be NULL: the defaults). */
+/* ------------------------------------------------------------ range.c */
+/* The known ranges of a body's slots: known[s] set when every value
+   slot s takes lies in [lo[s], hi[s]]. */
+typedef struct MosaicRanges {
+	int n;
+	int64_t *lo, *hi;
+	char *known;
+} MosaicRanges;
+/*
+ * [*lo, *hi] holds every value the integer expression e takes over the
+ * grid (and the ranges r gives its slots; r may be NULL): 1, or 0 when
+ * interval arithmetic cannot bound it.
+ */
+int mosaic_range(const CKernel *k, const MosaicRanges *r, const CExpr *e,
+    int64_t *lo, int64_t *hi);
+
 /* The note after a "not supported by the compiled path yet" error. */
 #define MOSAIC_NOT_YET_HINT "interpret mode runs it (--interpret --run); " \
 	"doc/compiled.md lists what the compiled path supports"

@@ -171,80 +171,14 @@ sync_op(Pe *P, TOpKind op, TRef a, TRef b, int flag, TRef idx)
 
 /* ------------------------------------------------------ run-time checks */
 
-#define BIG ((int64_t)1 << 31)	/* intervals beyond this: unknown */
-
-/*
- * [*lo, *hi] holds every value e takes over the grid: 1, or 0 when
- * interval arithmetic cannot bound it (a table read, a division by a
- * range).  Index maps are i32, so the bounds stay within +-2^31.
- */
-static int
-range(const CKernel *k, const CExpr *e, int64_t *lo, int64_t *hi)
-{
-	int64_t a0, a1, b0, b1, c[4];
-	int i;
-
-	switch (e->op) {
-	case CX_CONST: *lo = *hi = e->u.cst.i; return 1;
-	case CX_AXIS: *lo = 0; *hi = k->axis[e->u.axis].extent - 1; return 1;
-	case CX_NPROG: *lo = *hi = k->axis[e->u.axis].extent; return 1;
-	case CX_CAST: return range(k, e->arg[0], lo, hi);
-	case CX_NEG:
-		if (!range(k, e->arg[0], &a0, &a1))
-			return 0;
-		*lo = -a1;
-		*hi = -a0;
-		return 1;
-	case CX_SELECT:
-		if (!range(k, e->arg[1], &a0, &a1) ||
-		    !range(k, e->arg[2], &b0, &b1))
-			return 0;
-		*lo = a0 < b0 ? a0 : b0;
-		*hi = a1 > b1 ? a1 : b1;
-		return 1;
-	case CX_ADD: case CX_SUB: case CX_MUL: case CX_MIN: case CX_MAX:
-	case CX_DIV: case CX_MOD:
-		break;
-	default:
-		return 0;
-	}
-	if (!range(k, e->arg[0], &a0, &a1) || !range(k, e->arg[1], &b0, &b1))
-		return 0;
-	switch (e->op) {
-	case CX_ADD: *lo = a0 + b0; *hi = a1 + b1; break;
-	case CX_SUB: *lo = a0 - b1; *hi = a1 - b0; break;
-	case CX_MIN: *lo = a0 < b0 ? a0 : b0; *hi = a1 < b1 ? a1 : b1; break;
-	case CX_MAX: *lo = a0 > b0 ? a0 : b0; *hi = a1 > b1 ? a1 : b1; break;
-	case CX_MUL:
-		c[0] = a0 * b0, c[1] = a0 * b1, c[2] = a1 * b0, c[3] = a1 * b1;
-		for (*lo = *hi = c[0], i = 1; i < 4; i++) {
-			*lo = c[i] < *lo ? c[i] : *lo;
-			*hi = c[i] > *hi ? c[i] : *hi;
-		}
-		break;
-	case CX_DIV:	/* truncating: monotonic for a >= 0, b > 0 */
-		if (a0 < 0 || b0 != b1 || b0 <= 0)
-			return 0;
-		*lo = a0 / b0;
-		*hi = a1 / b0;
-		break;
-	default:	/* CX_MOD */
-		if (a0 < 0 || b0 != b1 || b0 <= 0)
-			return 0;
-		*lo = a1 < b0 ? a0 : 0;
-		*hi = a1 < b0 ? a1 : b0 - 1;
-		break;
-	}
-	return *lo > -BIG && *hi < BIG;
-}
-
 /* 1 if e needs a run-time check to lie in [lo, hi]. */
 static int
 unproved(const Pe *P, const CExpr *e, int64_t lo, int64_t hi)
 {
 	int64_t a, b;
 
-	return P->checks && !(range(P->k, e, &a, &b) && a >= lo && b <= hi);
+	return P->checks && !(mosaic_range(P->k, NULL, e, &a, &b) && a >= lo &&
+	    b <= hi);
 }
 
 /* "(h=%0, i=%1)": the grid point of the record, or point 0. */
@@ -1002,6 +936,7 @@ mosaic_emit_pipeline(TFunc *f, const CKernel *k, const MosaicPlan *p,
 	refs.scratch = arena_alloc(f->arena, sizeof(TRef) * ns);
 	refs.scratch_flag = arena_alloc(f->arena, sizeof(int) * ns);
 	refs.axis = axis;
+	refs.checks = checks;
 	if (k->naxis > SEMA_MAXRANK)
 		bug("mosaic_emit_pipeline: %d grid axes", k->naxis);
 	buffers(&P, &refs);

@@ -138,6 +138,14 @@ ishape_resolve(Run *r, const CSlice *sl, const Shape *s, Loc loc,
 			interp_note_point(r);
 			return -1;
 		}
+		if (x->promised && start % x->promised) {
+			diag_error(r->d, x->dyn->loc, "start %lld of "
+			    "dimension %d of '%s' is not a multiple of %lld, "
+			    "as multiple_of promised", (long long)start, d,
+			    what, (long long)x->promised);
+			interp_note_point(r);
+			return -1;
+		}
 		off[d] = start;
 		sz[d] = x->size;
 	}

@@ -87,7 +87,7 @@ let(Sema *S, const Ast *x, CBlock *out)
 	s->u.let.slot = slot_new(S, s->u.let.name, v->dtype, &v->shape);
 	if (v->shape.rank == 0 && dtype_is_int(v->dtype)) {
 		struct SemaMult m = { SLOT_KEY(s->u.let.slot),
-		    expr_known_multiple(S, v) };
+		    expr_known_multiple(S, v), expr_proved_multiple(S, v) };
 		vec_push(S->a, &S->mult, m);
 	}
 	b = scope_bind(S, s->u.let.name, S->ctx == CTX_FUNC ? B_FLET : B_SLOT,
@@ -260,6 +260,19 @@ i32_scalar(Sema *S, const Ast *e, const char *what)
 	    what);
 }
 
+/* gcd(a, step): what a loop variable starting at a multiple of a is a
+   multiple of. */
+static int64_t
+gcd_step(int64_t a, int64_t g)
+{
+	while (a % g) {
+		int64_t t = a % g;
+		a = g;
+		g = t;
+	}
+	return g;
+}
+
 static void
 loop(Sema *S, const Ast *x, CBlock *out)
 {
@@ -281,11 +294,9 @@ loop(Sema *S, const Ast *x, CBlock *out)
 	s->u.loop.name = x->u.loop.var.s;
 	s->u.loop.slot = slot_new(S, s->u.loop.name, DT_I32, &(Shape){0});
 	if (s->u.loop.lo) {
-		int64_t a = expr_known_multiple(S, s->u.loop.lo), g = step;
-		while (a % g)	/* gcd(a, step) */
-			{ int64_t t = a % g; a = g; g = t; }
 		m.key = SLOT_KEY(s->u.loop.slot);
-		m.m = g;
+		m.m = gcd_step(expr_known_multiple(S, s->u.loop.lo), step);
+		m.p = gcd_step(expr_proved_multiple(S, s->u.loop.lo), step);
 		vec_push(S->a, &S->mult, m);
 	}
 	scope_push(S);

@@ -571,6 +571,7 @@ multiple_of(Sema *S, const Ast *e)
 		return NULL;
 	}
 	sm.key = x;
+	sm.p = expr_proved_multiple(S, x);
 	sm.m = m;
 	vec_push(S->a, &S->mult, sm);
 	return x;

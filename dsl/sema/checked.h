@@ -81,6 +81,8 @@ typedef struct CIdx {
 	int squeeze;		/* an integer index: the dimension is removed */
 	int64_t multiple;	/* dyn is a multiple of this (proved or
 				   declared with multiple_of); 1 = unknown */
+	int64_t promised;	/* multiple when only multiple_of promises it
+				   (checked at run time), else 0 */
 } CIdx;
 
 typedef struct CSlice {

@@ -61,7 +61,9 @@ typedef struct Sema {
 	int exact_div;		/* '/' in constants must divide exactly */
 	int returned;		/* the func body has a return */
 	/* multiples declared with multiple_of, by node and by slot */
-	VEC(struct SemaMult { const void *key; int64_t m; }) mult;
+	VEC(struct SemaMult { const void *key; int64_t m; int64_t p; }) mult;
+				/* m: the multiple known (with multiple_of's
+				   promises), p: the one proved without them */
 #define SLOT_KEY(slot) ((const void *)(uintptr_t)((slot) + 1))
 } Sema;
 
@@ -113,6 +115,7 @@ int broadcast_shapes(const Shape *a, const Shape *b, Shape *out);
 int slice_check(Sema *S, const AstList *items, const Shape *shape,
     Loc loc, CSlice *sl, Shape *out);
 int64_t expr_known_multiple(Sema *S, const CExpr *e);
+int64_t expr_proved_multiple(Sema *S, const CExpr *e);
 CExpr *elementwise2(Sema *S, const Ast *at, CxOp op, const char *spell,
     CExpr *l, CExpr *r);
 CExpr *cast_to(Sema *S, CExpr *x, DType t, Loc loc);

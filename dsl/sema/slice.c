@@ -4,7 +4,7 @@
  * dimension; and the alignment that can be proved of a dynamic start.
  *
  * Gives:    index_check() (for types.c), slice_check(),
- *           expr_known_multiple() (sema.h).
+ *           expr_known_multiple(), expr_proved_multiple() (sema.h).
  * Tests:    tests/diag/sema-slice-*.pk, sema-ref-*.pk
  */
 #include <string.h>
@@ -28,16 +28,17 @@ gcd(int64_t a, int64_t b)
 
 #define MULT_ANY ((int64_t)1 << 30)	/* 0 is a multiple of anything */
 
-/* The largest power-of-two-free multiple we can prove e to be. */
-int64_t
-expr_known_multiple(Sema *S, const CExpr *e)
+/* A multiple that e is known to be (proved: without multiple_of's
+   promises). */
+static int64_t
+multiple(Sema *S, const CExpr *e, int proved)
 {
 	int i;
 	int64_t a, b;
 
 	for (i = 0; i < S->mult.n; i++)
 		if (S->mult.v[i].key == e)
-			return S->mult.v[i].m;
+			return proved ? S->mult.v[i].p : S->mult.v[i].m;
 	switch (e->op) {
 	case CX_CONST:
 		return e->u.cst.i == 0 ? MULT_ANY :
@@ -45,12 +46,13 @@ expr_known_multiple(Sema *S, const CExpr *e)
 	case CX_SLOT:
 		for (i = 0; i < S->mult.n; i++)
 			if (S->mult.v[i].key == SLOT_KEY(e->u.slot))
-				return S->mult.v[i].m;
+				return proved ? S->mult.v[i].p :
+				    S->mult.v[i].m;
 		return 1;
 	case CX_MUL:
 	case CX_SHL:
-		a = expr_known_multiple(S, e->arg[0]);
-		b = expr_known_multiple(S, e->arg[1]);
+		a = multiple(S, e->arg[0], proved);
+		b = multiple(S, e->arg[1], proved);
 		if (e->op == CX_SHL) {
 			if (e->arg[1]->op != CX_CONST || e->arg[1]->u.cst.i > 20 ||
 			    e->arg[1]->u.cst.i < 0)
@@ -60,11 +62,26 @@ expr_known_multiple(Sema *S, const CExpr *e)
 		return a >= MULT_ANY / (b ? b : 1) ? MULT_ANY : a * b;
 	case CX_ADD:
 	case CX_SUB:
-		return gcd(expr_known_multiple(S, e->arg[0]),
-		    expr_known_multiple(S, e->arg[1]));
+		return gcd(multiple(S, e->arg[0], proved),
+		    multiple(S, e->arg[1], proved));
 	default:
 		return 1;
 	}
+}
+
+/* The largest multiple we can prove e to be, or that multiple_of
+   promises. */
+int64_t
+expr_known_multiple(Sema *S, const CExpr *e)
+{
+	return multiple(S, e, 0);
+}
+
+/* The same without multiple_of's promises. */
+int64_t
+expr_proved_multiple(Sema *S, const CExpr *e)
+{
+	return multiple(S, e, 1);
 }
 
 /* A compile-time integer operand of a slice. */
@@ -106,6 +123,10 @@ scalar_index(Sema *S, const Ast *e, CIdx *ix)
 	else {
 		ix->dyn = x;
 		ix->multiple = expr_known_multiple(S, x);
+		/* a promise the compiled code relies on: checked at run
+		   time (interpret mode too) */
+		if (expr_proved_multiple(S, x) % ix->multiple)
+			ix->promised = ix->multiple;
 	}
 	return 0;
 }
@@ -160,6 +181,7 @@ static int
 item(Sema *S, const Ast *e, int64_t dim, CIdx *ix)
 {
 	ix->multiple = 1;
+	ix->promised = 0;
 	if (e->kind == AST_SLICE)
 		return item_range(S, e, dim, ix);
 	if (is_call(e, "ds")) {

@@ -1,5 +1,6 @@
 #!/bin/sh
-# run.sh - the run-time checks of index maps that SMEM tables feed:
+# run.sh - the run-time checks of index maps that SMEM tables feed, and
+# of dynamic indices in bodies (dyn.pk, below):
 # tests/bounds/tbl.pk compiled and run on the simulator (small and v4)
 # with a table that sends x's block out of range must exit 1 with the
 # error at the map naming 'x', the grid point and the value (as interpret
@@ -81,6 +82,59 @@ done
 	! grep -q ' trap ' tile || bad "-fno-bounds-check: $(grep trap tile)"
 "$PALLASC" --emit=tile "$top_srcdir/kernels/matmul/matmul.pk" >tile 2>err &&
 	! grep -q ' trap ' tile || bad "matmul has checks: $(grep trap tile)"
+
+# Dynamic indices in a body (dyn.pk): each bad table stops the compiled
+# kernel with interpret mode's message at the index (plus the grid
+# point), exit 1; a good one gives interpret mode's outputs; the starts
+# interval arithmetic proves (proved) get no check.
+cp "$here/dyn.pk" . || exit 99
+"$check" table dgood.npy 16 8 1 0 || exit 99
+"$check" table dbad.npy 32 8 1 0 || exit 99
+"$check" table dodd.npy 4 8 1 0 || exit 99
+"$check" table dbadw.npy 8 28 1 0 || exit 99
+"$check" table dbadt.npy 8 8 9 0 || exit 99
+for preset in small v4; do
+	for c in "dbad|14:31|slice 32:40 is out of bounds for dimension 0 of 'x' (size 32)" \
+	    "dodd|14:31|start 4 of dimension 0 of 'x' is not a multiple of 8, as multiple_of promised" \
+	    "dbadw|17:22|slice 28:36 is out of bounds for dimension 0 of 'w' (size 32)" \
+	    "dbadt|13:15|index 9 is out of bounds for dimension 0 of 't' (size 4)"; do
+		t=${c%%|*}
+		rest=${c#*|}
+		at=${rest%%|*}
+		what=${rest#*|}
+		for mode in compiled interpret; do
+			flag=
+			want="dyn.pk:$at: error: at grid point (i=0) the $what"
+			if [ $mode = interpret ]; then
+				flag=--interpret
+				want="dyn.pk:$at: error: $what"
+			fi
+			"$PALLASC" -m $preset $flag --run dyn.pk --entry dyn \
+			    --smem t=$t.npy -fdiagnostics-color=never \
+			    >out 2>err
+			st=$?
+			[ $st -eq 1 ] && grep -qF "$want" err ||
+				bad "$preset $mode $t: status $st: $(cat err)"
+		done
+	done
+	mkdir -p "$preset/dyn/c" "$preset/dyn/i" || exit 99
+	"$PALLASC" -m $preset --run dyn.pk --entry dyn --smem t=dgood.npy \
+	    --save-dir "$preset/dyn/c" 2>err || bad "$preset dyn: $(cat err)"
+	"$PALLASC" -m $preset --interpret --run dyn.pk --entry dyn \
+	    --smem t=dgood.npy --save-dir "$preset/dyn/i" 2>err ||
+		bad "$preset dyn interpret: $(cat err)"
+	for o in y w; do
+		cmp -s "$preset/dyn/c/$o.npy" "$preset/dyn/i/$o.npy" ||
+			bad "$preset dyn: compiled and interpreted $o differ"
+	done
+	"$PALLASC" -m $preset --run dyn.pk --entry dyn --smem t=dbad.npy \
+	    -fno-bounds-check >out 2>err ||
+		bad "$preset dyn -fno-bounds-check: $(cat err)"
+done
+"$PALLASC" --emit=tile --entry dyn dyn.pk >tile 2>err || bad "$(cat err)"
+[ "$(grep -c ' trap ' tile)" = 5 ] || bad "dyn: checks: $(grep ' trap ' tile)"
+"$PALLASC" --emit=tile --entry proved dyn.pk >tile 2>err &&
+	! grep -q ' trap ' tile || bad "proved has checks: $(grep trap tile)"
 
 # The C path: the header's entry point on both presets.
 flags=$(PKG_CONFIG_PATH="$top_builddir" pkg-config --cflags --libs pallas) ||

@@ -1,0 +1,153 @@
+/*
+ * lower_check.c - run-time checks of a body's dynamic indices.  A dynamic
+ * start that interval arithmetic (range.c) cannot prove inside its
+ * dimension, and a start whose alignment only multiple_of promises (the
+ * compiled access relies on it), are compared on the scalar unit before
+ * the access; a failure stops the program with interpret mode's message
+ * (the machine's trap), so an out-of-range index is never a silent read
+ * of a neighbouring buffer.  Not emitted with -fno-bounds-check.
+ *
+ * Needs:    the slot ranges the statements record (ml_range_slot).
+ * Gives:    ml_index(), ml_index_of(), ml_range_slot() (lower.h).
+ * Record:   "(index record)", SMEM i32 words: the grid point (one word
+ *           per axis), then the start and the end of the failing slice;
+ *           the trap's message reads them (%N).
+ * Tests:    tests/bounds/run.sh (dyn.pk)
+ */
+#include "backend/mosaic/lower.h"
+
+/* Stores v into word w of the record (a fresh ref of it). */
+static void
+rec_store(L *l, TRef v, int64_t w)
+{
+	TIdx idx = { w, 1, -1, 1, 1 };
+	TRef ref = tile_buf_ref(l->f, l->recbuf - 1), dyn = TNONE;
+
+	ml_access(l, TOP_SSTORE, ref, v, &idx, &dyn, 1, NULL);
+}
+
+/* "(i=%0, j=%1)": the grid point in the record. */
+static const char *
+point(L *l)
+{
+	Buf b = {0};
+	const char *s;
+	int a;
+
+	buf_putc(&b, '(');
+	for (a = 0; a < l->k->naxis; a++)
+		buf_printf(&b, "%s%s=%%%d", a ? ", " : "",
+		    l->k->axis[a].name, a);
+	buf_puts(&b, ")");
+	s = arena_printf(l->f->arena, "%s", b.p);
+	buf_free(&b);
+	return s;
+}
+
+/* Stops the program when bad holds: "at grid point P MSG" (MSG without
+   a grid), the record holding the point, v and v + size. */
+static void
+trap(L *l, TRef bad, TRef v, int64_t size, const char *msg)
+{
+	int64_t n = l->k->naxis;
+	TRef args[2];
+	Shape sh = { 1, { 0 } };
+	int a, opi;
+
+	if (!l->recbuf) {
+		sh.d[0] = n + 2;
+		l->recbuf = 1 + tile_buffer(l->f, "(index record)",
+		    TB_INTERNAL, TS_SMEM, DT_I32, &sh, 1, -1);
+	}
+	for (a = 0; a < n; a++)
+		rec_store(l, l->refs->axis[a], a);
+	rec_store(l, v, n);
+	rec_store(l, tile_binop(l->f, TOP_ADD, v, tile_const_i32(l->f,
+	    size)), n + 1);
+	args[0] = bad;
+	args[1] = tile_buf_ref(l->f, l->recbuf - 1);
+	tile_emit(l->f, TOP_TRAP, args, 2, NULL, &opi);
+	l->f->op.v[opi].name = n ? arena_printf(l->f->arena, "at grid point "
+	    "%s %s", point(l), msg) : msg;
+}
+
+static void
+bounds(L *l, const CIdx *c, TRef v, int d, int64_t dim, const char *name)
+{
+	int64_t n = l->k->naxis;
+	TRef bad = tile_binop(l->f, TOP_OR,
+	    tile_cmp(l->f, TC_LT, v, tile_const_i32(l->f, 0)),
+	    tile_cmp(l->f, TC_GT, v, tile_const_i32(l->f, dim - c->size)));
+
+	trap(l, bad, v, c->size, c->squeeze ?
+	    arena_printf(l->f->arena, "the index %%%d is out of bounds for "
+	    "dimension %d of '%s' (size %lld)", (int)n, d, name,
+	    (long long)dim) :
+	    arena_printf(l->f->arena, "the slice %%%d:%%%d is out of bounds "
+	    "for dimension %d of '%s' (size %lld)", (int)n, (int)n + 1, d,
+	    name, (long long)dim));
+}
+
+static void
+promise(L *l, const CIdx *c, TRef v, int d, const char *name)
+{
+	int64_t m = c->promised;
+	TRef r = (m & (m - 1)) == 0 ?
+	    tile_binop(l->f, TOP_AND, v, tile_const_i32(l->f, m - 1)) :
+	    tile_binop(l->f, TOP_REM, v, tile_const_i32(l->f, m));
+
+	trap(l, tile_cmp(l->f, TC_NE, r, tile_const_i32(l->f, 0)), v,
+	    c->size, arena_printf(l->f->arena, "the start %%%d of dimension "
+	    "%d of '%s' is not a multiple of %lld, as multiple_of promised",
+	    (int)l->k->naxis, d, name, (long long)m));
+}
+
+TRef
+ml_index(L *l, const CSlice *sl, int d, int64_t dim, const char *name)
+{
+	const CIdx *c = &sl->dim[d];
+	TRef v = ml_ev_scalar(l, c->dyn);
+	Loc save = l->f->loc;
+	int64_t lo, hi;
+
+	if (!l->refs->checks || l->err)
+		return v;
+	l->f->loc = c->dyn->loc;
+	if (!(mosaic_range(l->k, &l->rng, c->dyn, &lo, &hi) && lo >= 0 &&
+	    hi <= dim - c->size))
+		bounds(l, c, v, d, dim, name);
+	if (c->promised)
+		promise(l, c, v, d, name);
+	l->f->loc = save;
+	return v;
+}
+
+TRef
+ml_index_of(L *l, TRef ref, const CSlice *sl, int d)
+{
+	const TVal *t = tile_val(l->f, ref);
+	const TBuf *b = &l->f->buf.v[t->mem.buf];
+
+	return ml_index(l, sl, d, t->shape.d[d], b->kind == TB_INTERNAL ?
+	    "a value" : b->name);
+}
+
+void
+ml_range_slot(L *l, int slot, const CExpr *lo, const CExpr *hi)
+{
+	int64_t a, b, c, e;
+
+	if (slot < 0 || slot >= l->rng.n)
+		return;
+	l->rng.known[slot] = 0;
+	if (!mosaic_range(l->k, &l->rng, lo, &a, &b))
+		return;
+	if (hi) {	/* a for variable: lo <= v < hi */
+		if (!mosaic_range(l->k, &l->rng, hi, &c, &e))
+			return;
+		b = e - 1 > a ? e - 1 : a;
+	}
+	l->rng.lo[slot] = a;
+	l->rng.hi[slot] = b;
+	l->rng.known[slot] = 1;
+}
