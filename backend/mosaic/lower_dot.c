@@ -1,13 +1,13 @@
 /*
  * lower_dot.c - part of the body lowering (lower.c): dots (TOP_MATMUL,
- * memory to memory).
+ * memory to memory), batched dots one matmul per batch index.
  *
  * Shares lower.h; see lower.c for the strategy.
  */
 #include "backend/mosaic/lower.h"
 
-void
-ml_matmul(L *l, TRef dst, TRef a, TRef b, const CExpr *e, int accumulate)
+static void
+matmul(L *l, TRef dst, TRef a, TRef b, const CExpr *e, int accumulate)
 {
 	TRef args[3];
 	int opi;
@@ -21,6 +21,46 @@ ml_matmul(L *l, TRef dst, TRef a, TRef b, const CExpr *e, int accumulate)
 	l->f->op.v[opi].u.mm.prec = e->u.dot.prec;
 	l->f->op.v[opi].u.mm.acc = e->u.dot.acc;
 	l->f->op.v[opi].u.mm.accumulate = accumulate;
+}
+
+/* Squeezed views of r at batch k (the leading dims, row-major). */
+static TRef
+batch_view(L *l, TRef r, int64_t k)
+{
+	const Shape *s = &tile_val(l->f, r)->shape;
+	TIdx idx[SEMA_MAXRANK];
+	TRef dyn[SEMA_MAXRANK];
+	int i;
+
+	ml_whole(idx, dyn, s);
+	for (i = s->rank - 3; i >= 0; i--) {
+		idx[i].start = k % s->d[i];
+		idx[i].size = 1;
+		idx[i].squeeze = 1;
+		k /= s->d[i];
+	}
+	return ml_mkview(l, r, idx, dyn, s->rank);
+}
+
+/*
+ * dst = a . b (accumulate: +=).  A batched dot (rank > 2, one batch
+ * shape for the three, as sema checks) is one matmul per batch index on
+ * squeezed views: the MXU multiplies matrices.
+ */
+void
+ml_matmul(L *l, TRef dst, TRef a, TRef b, const CExpr *e, int accumulate)
+{
+	const Shape *s = &tile_val(l->f, dst)->shape;
+	int64_t n = 1, k;
+	int i;
+
+	if (s->rank <= 2)
+		return matmul(l, dst, a, b, e, accumulate);
+	for (i = 0; i < s->rank - 2; i++)
+		n *= s->d[i];
+	for (k = 0; k < n && !l->err; k++)
+		matmul(l, batch_view(l, dst, k), batch_view(l, a, k),
+		    batch_view(l, b, k), e, accumulate);
 }
 
 /* The operands of a dot as refs: a and b; 0, or -1 after an error. */
