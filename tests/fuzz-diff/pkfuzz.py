@@ -23,8 +23,9 @@ interpret mode.
                                      cases/README)
 
 Classes: AGREE; DIVERGE (both ran, outputs differ); CRASH (exit 70, a
-signal, a sanitizer report, a timeout, a simulator trap, or interpret
-mode failing on a kernel sema accepted); REFUSED (the backend refuses a
+signal, a sanitizer report, a timeout, a simulator trap, a compiled run
+whose VMEM or SMEM high water exceeds what its program declares, or
+interpret mode failing on a kernel sema accepted); REFUSED (the backend refuses a
 kernel sema accepted, by message); REJECTED (sema refuses the
 generated kernel: a generator gap, skipped).
 
@@ -203,6 +204,24 @@ def crashed(rc, err):
     return None
 
 
+HIGH_WATER = re.compile(r"^  vmem high water (\d+) bytes of (\d+) declared, "
+                        r"smem (\d+) bytes of (\d+) declared$", re.M)
+
+
+def over_budget(out):
+    """None when the compiled run's VMEM and SMEM high water (pallasc
+    --run's counters) stay within what its program declares."""
+    m = HIGH_WATER.search(out)
+    if not m:
+        return "no declared VMEM/SMEM figures in the counters"
+    vh, vd, sh, sd = (int(x) for x in m.groups())
+    if vh > vd:
+        return "VMEM high water %d bytes over the %d declared" % (vh, vd)
+    if sh > sd:
+        return "SMEM high water %d bytes over the %d declared" % (sh, sd)
+    return None
+
+
 def tolerances(src):
     tol = {}
     for m in re.finditer(r"// fuzz-diff: tol (\w+) (\S+) (\S+)", src):
@@ -242,6 +261,9 @@ def classify(path, preset, smem, work, inseed=0):
             # the program was built and loaded: the simulator trapped
             return Outcome("CRASH", msg, "CRASH trap: " + norm_msg(msg))
         return Outcome("REFUSED", msg, "REFUSED " + norm_msg(msg))
+    over = over_budget(out)
+    if over:
+        return Outcome("CRASH", over, "CRASH budget: " + norm_msg(over))
     ri, iout, ierr = run(base + ["--interpret", "--run", "--save-dir",
                                  di] + io)
     c = crashed(ri, ierr)
