@@ -42,7 +42,7 @@ inputs() {
 	*/kernels/splash/*) args=--splash-causal ;;
 	*/tests/contract/*)
 		# the presets its cases name (any case when $2 is empty)
-		line=$(grep "^// case ${2:-[A-Za-z_0-9]*} .* $3\( \|$\)" \
+		line=$(grep -E "^// case ${2:-[A-Za-z_0-9]+} .* $3( |\$)" \
 		    "$1" | head -1)
 		[ -n "$line" ] || return 1
 		case $line in *" -- "*) args=${line#* -- } ;; esac
