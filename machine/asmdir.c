@@ -3,6 +3,7 @@
  *
  *	.preset NAME
  *	.entry NAME [pc=LABEL] [scratch=BYTES] [scratch_smem=ADDR]
+ *	       [vmem=BYTES] [smem=BYTES]
  *	.operand NAME ROLE DTYPE[d0,d1,...] smem=ADDR [data=OFF|LABEL]
  *	         [hbm=ADDR]
  *	.region NAME
@@ -158,9 +159,19 @@ dir_entry(Asm *a, Lexer *lx, Loc at)
 			if (asm_int(a, lx, 0, UINT32_MAX, "SMEM address", &v))
 				return;
 			e->e.scratch_smem = (uint32_t)v;
+		} else if (tok_eq(&k, "vmem") || tok_eq(&k, "smem")) {
+			int vm = tok_eq(&k, "vmem");
+			uint64_t lim = vm ? a->mp->vmem_bytes :
+			    a->mp->smem_bytes;
+
+			if (asm_int(a, lx, 0, (int64_t)lim, vm ? "VMEM bytes" :
+			    "SMEM bytes", &v))
+				return;
+			*(vm ? &e->e.vmem_bytes : &e->e.smem_bytes) =
+			    (uint64_t)v;
 		} else {
-			bad_key(a, &k, ".entry", "pc=, scratch= and "
-			    "scratch_smem=");
+			bad_key(a, &k, ".entry", "pc=, scratch=, "
+			    "scratch_smem=, vmem= and smem=");
 			return;
 		}
 	}

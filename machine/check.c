@@ -339,6 +339,11 @@ check_entries(const MachProgram *p, char *err, size_t errlen)
 		if (e->scratch_bytes && (e->scratch_smem % 4 ||
 		    e->scratch_smem > p->mp->smem_bytes - 8))
 			return mach_errf(MACH_EINVAL, err, errlen, "entry %u: bad scratch slot", i);
+		if (e->vmem_bytes > p->mp->vmem_bytes ||
+		    e->smem_bytes > p->mp->smem_bytes)
+			return mach_errf(MACH_EINVAL, err, errlen, "entry %u: "
+			    "declares more VMEM or SMEM than the preset has",
+			    i);
 	}
 	return MACH_OK;
 }

@@ -158,6 +158,10 @@ entries(Out *o, const MachProgram *p)
 			outf(o, " scratch=%llu scratch_smem=%u",
 			    (unsigned long long)e->scratch_bytes,
 			    e->scratch_smem);
+		if (e->vmem_bytes || e->smem_bytes)
+			outf(o, " vmem=%llu smem=%llu",
+			    (unsigned long long)e->vmem_bytes,
+			    (unsigned long long)e->smem_bytes);
 		outs(o, "\n");
 		for (k = e->first_opnd; k < e->first_opnd + e->nopnd; k++) {
 			d = &p->opnd[k];

@@ -45,8 +45,9 @@
  *   sections (count = number of records; size = count x record bytes):
  *     1 CODE    bundles (mach_bundle_bytes each)
  *     2 DATA    constant data bytes
- *     3 ENTRY   32-byte records: name, pc, first_opnd, nopnd (u32),
- *               scratch_bytes (u64), scratch_smem, 0 (u32)
+ *     3 ENTRY   48-byte records: name, pc, first_opnd, nopnd (u32),
+ *               scratch_bytes (u64), scratch_smem, 0 (u32),
+ *               vmem_bytes, smem_bytes (u64)
  *     4 OPND    96-byte records: name (u32), role, dtype, rank, 0 (u8),
  *               smem_addr, data_off (u32), bytes, hbm_addr (u64),
  *               shape[8] (i64)
@@ -92,10 +93,10 @@ _Static_assert(NMACHOP <= (1 << SIZE_OP), "opcodes fit OP");
 _Static_assert(NMACHUNIT <= 16, "unit classes");
 
 #define MACH_IMAGE_MAGIC	"PALLASIM"
-#define MACH_IMAGE_VERSION	1
+#define MACH_IMAGE_VERSION	2	/* 2: entries declare VMEM/SMEM use */
 #define IMG_HEADER	64
 #define IMG_SECTREC	16
-#define IMG_ENTRYREC	32
+#define IMG_ENTRYREC	48
 #define IMG_OPNDREC	96
 #define IMG_DEBUGREC	20
 #define IMG_REGIONREC	4

@@ -50,6 +50,8 @@ put_entry(uint8_t *q, const MachEntry *e)
 	wr64(q + 16, e->scratch_bytes);
 	wr32(q + 24, e->scratch_smem);
 	wr32(q + 28, 0);
+	wr64(q + 32, e->vmem_bytes);
+	wr64(q + 40, e->smem_bytes);
 }
 
 static void
@@ -263,6 +265,8 @@ get_entry(const uint8_t *q, MachEntry *e)
 	e->scratch_bytes = rd64(q + 16);
 	e->scratch_smem = rd32(q + 24);
 	e->pad = rd32(q + 28);
+	e->vmem_bytes = rd64(q + 32);
+	e->smem_bytes = rd64(q + 40);
 }
 
 static void

@@ -301,6 +301,10 @@ typedef struct MachEntry {
 	uint64_t scratch_bytes;	/* HBM scratch the runtime allocates */
 	uint32_t scratch_smem;	/* where its address goes (if bytes > 0) */
 	uint32_t pad;
+	/* The VMEM and SMEM the entry's code may touch, [0, bytes): what
+	   its compiler allocated, spill areas included; 0 = not declared
+	   (hand-written assembly).  The run's high water is at most this. */
+	uint64_t vmem_bytes, smem_bytes;
 } MachEntry;
 
 #define MACH_NOREGION UINT32_MAX

@@ -312,12 +312,15 @@ find_entry(PallasDevice *dev, const PallasProgram *prog, const char *name)
 	return NULL;
 }
 
+/* The launch's writes into SMEM count towards its high water: the
+ * argument table and the SMEM operands are the program's memory too. */
 static void
 put_addr(MachSim *m, uint32_t smem_addr, uint64_t addr)
 {
 	uint32_t w[2] = { (uint32_t)addr, (uint32_t)(addr >> 32) };
 
 	memcpy(m->smem + smem_addr, w, 8);
+	mach_sim_touch(m, SIM_SMEM, (uint64_t)smem_addr + 8);
 }
 
 /* A buffer of 'bytes' found no room in HBM, or no host memory. */
@@ -353,6 +356,8 @@ place(PallasDevice *dev, const MachProgram *p, const MachOperand *o,
 		    name);
 	if (o->role == MACH_ROLE_SMEM) {
 		memcpy(m->smem + o->smem_addr, host, (size_t)o->bytes);
+		if (o->bytes)
+			mach_sim_touch(m, SIM_SMEM, o->smem_addr + o->bytes);
 		return PALLAS_OK;
 	}
 	if ((rc = mach_sim_hbm_place(m, o->bytes, o->hbm_addr, &addr)))
@@ -367,7 +372,7 @@ place(PallasDevice *dev, const MachProgram *p, const MachOperand *o,
 }
 
 static void
-keep_stats(PallasDevice *dev, const MachProgram *p)
+keep_stats(PallasDevice *dev, const MachProgram *p, const MachEntry *e)
 {
 	MachSim *m = dev->sim;
 	PallasRegionStats *r;
@@ -380,6 +385,8 @@ keep_stats(PallasDevice *dev, const MachProgram *p)
 	dev->stats.c = m->cnt;
 	dev->stats.vmem_high_water = m->vmem_hw;
 	dev->stats.smem_high_water = m->smem_hw;
+	dev->stats.vmem_declared = e->vmem_bytes;
+	dev->stats.smem_declared = e->smem_bytes;
 	dev->ncall++;
 	dev->total.cycles += m->cnt.cycles;
 	dev->total.bundles += m->cnt.bundles;
@@ -445,7 +452,7 @@ run(PallasDevice *dev, const PallasProgram *prog, const MachEntry *e,
 		    mach_program_strat(p, e->name));
 		mach_trace_end_call(m->trace, m->cycle);
 	}
-	keep_stats(dev, p);
+	keep_stats(dev, p, e);
 	if (rc) {
 		dev->trap = m->trap;
 		return fail(dev, m->trap.kind == PALLAS_TRAP_CHECK ?
@@ -763,9 +770,17 @@ pallas_stats_format(const PallasStats *st, char *buf, size_t len)
 		    st->clock_ghz);
 	add(buf, len, &k, "\n");
 	format_counters(buf, len, &k, &st->c, "  ");
-	add(buf, len, &k, "  vmem high water %llu bytes, smem %llu bytes\n",
-	    (unsigned long long)st->vmem_high_water,
+	add(buf, len, &k, "  vmem high water %llu bytes",
+	    (unsigned long long)st->vmem_high_water);
+	if (st->vmem_declared || st->smem_declared)
+		add(buf, len, &k, " of %llu declared",
+		    (unsigned long long)st->vmem_declared);
+	add(buf, len, &k, ", smem %llu bytes",
 	    (unsigned long long)st->smem_high_water);
+	if (st->vmem_declared || st->smem_declared)
+		add(buf, len, &k, " of %llu declared",
+		    (unsigned long long)st->smem_declared);
+	add(buf, len, &k, "\n");
 	for (i = 0; i < st->nregion; i++) {
 		if (!st->region[i].entries)	/* another entry's region */
 			continue;

@@ -165,8 +165,9 @@ vaddr(MachSim *m, uint32_t pc, const SimIns *in, int writing, int64_t *out)
 		    (uint64_t)r, (uint64_t)row, writing))
 			return -1;
 	}
-	if (last >= 0 && (uint64_t)(a + last * stride + row) > m->vmem_hw)
-		m->vmem_hw = (uint64_t)(a + last * stride + row);
+	if (last >= 0)
+		mach_sim_touch(m, SIM_VMEM, (uint64_t)(a + last * stride +
+		    row));
 	*out = a;
 	return 0;
 }
@@ -235,8 +236,7 @@ saddr(MachSim *m, uint32_t pc, const SimIns *in, int writing, uint64_t *out)
 	if (m->ndma && mach_dma_race(m, pc, in, SIM_SMEM, (uint64_t)a, 4,
 	    writing))
 		return -1;
-	if ((uint64_t)a + 4 > m->smem_hw)
-		m->smem_hw = (uint64_t)a + 4;
+	mach_sim_touch(m, SIM_SMEM, (uint64_t)a + 4);
 	*out = (uint64_t)a;
 	return 0;
 }

@@ -239,6 +239,9 @@ void mach_sim_set_allocator(MachSim *m, const PallasAllocator *a);
 uint8_t *mach_sim_hbm(MachSim *m, uint64_t addr, uint64_t len);
 /* The fill word of the poison mode. */
 uint32_t mach_sim_poison_word(PallasPoison poison);
+/* Records an access of VMEM or SMEM (space SIM_VMEM / SIM_SMEM) ending
+ * at byte hi: raises that memory's high-water mark to hi. */
+void mach_sim_touch(MachSim *m, int space, uint64_t hi);
 
 /* --------------------------------------------------------------- sim.c */
 

@@ -256,10 +256,7 @@ place(MachSim *m, uint32_t b, const SimIns *in, SimDma *x, SimSide *s,
 	if (s->hi > limit)
 		goto oob;
 	s->host = (s->space == SIM_VMEM ? m->vmem : m->smem) + s->base;
-	if (s->space == SIM_VMEM && s->hi > m->vmem_hw)
-		m->vmem_hw = s->hi;
-	if (s->space == SIM_SMEM && s->hi > m->smem_hw)
-		m->smem_hw = s->hi;
+	mach_sim_touch(m, s->space, s->hi);
 	return 0;
 oob:
 	return mach_trap(m, PALLAS_TRAP_BOUNDS, b, in, s->space, s->base,
@@ -344,6 +341,7 @@ mach_dma_start(MachSim *m, uint32_t b, const SimIns *in)
 	if (m->ndma && mach_dma_race(m, b, in, SIM_SMEM, (uint64_t)addr,
 	    MACH_DMA_WORDS * 4, 0))
 		return -1;
+	mach_sim_touch(m, SIM_SMEM, (uint64_t)addr + MACH_DMA_WORDS * 4);
 	if (parse(m, b, in, (uint64_t)addr, &x, &esize) ||
 	    place(m, b, in, &x, &x.src, esize) ||
 	    place(m, b, in, &x, &x.dst, esize))

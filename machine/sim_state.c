@@ -307,6 +307,15 @@ mach_sim_hbm_alloc(MachSim *m, uint64_t bytes, uint64_t fixed)
 	return addr;
 }
 
+void
+mach_sim_touch(MachSim *m, int space, uint64_t hi)
+{
+	uint64_t *hw = space == SIM_VMEM ? &m->vmem_hw : &m->smem_hw;
+
+	if (space != SIM_HBM && hi > *hw)
+		*hw = hi;
+}
+
 uint8_t *
 mach_sim_hbm(MachSim *m, uint64_t addr, uint64_t len)
 {

@@ -149,9 +149,10 @@ mach_trap(MachSim *m, int kind, uint32_t b, const SimIns *in, int space,
 	return -1;
 }
 
-/* Word n of the trap record at SMEM byte address base, as text. */
+/* Word n of the trap record at SMEM byte address base, as text (a read
+ * of SMEM, so it counts towards the high water). */
 static void
-record_word(const MachSim *m, uint32_t base, unsigned n, char *out,
+record_word(MachSim *m, uint32_t base, unsigned n, char *out,
     size_t len)
 {
 	uint64_t a = (uint64_t)base + 4u * n;
@@ -162,6 +163,7 @@ record_word(const MachSim *m, uint32_t base, unsigned n, char *out,
 		return;
 	}
 	memcpy(&w, m->smem + a, 4);
+	mach_sim_touch(m, SIM_SMEM, a + 4);
 	snprintf(out, len, "%d", (int)w);
 }
 

@@ -4,7 +4,8 @@
  * Needs:    functions after vliw_regalloc (physical registers, cycles).
  * Gives:    one program: the functions' bundles one after another (empty
  *           bundles where the schedule waits), labels as bundle offsets,
- *           one entry per function with its operands, the trace regions
+ *           one entry per function with its operands and its declared
+ *           VMEM/SMEM use (allocation and spill areas), the trace regions
  *           (trace.begin/end immediates renumbered program-wide), trap
  *           messages as program strings, and a debug map from the ops'
  *           source locations (a bundle's trap gives its own).  The
@@ -195,6 +196,16 @@ code(Em *E, const LFunc *f, uint32_t region)
 	free(start);
 }
 
+/* The end of f's memory in VMEM or SMEM: the allocation (and isel's
+ * DMA descriptors), or the spill area above it if there is one. */
+static uint64_t
+mem_end(int64_t base, int64_t spill_at, int64_t spill_bytes)
+{
+	int64_t end = spill_bytes ? spill_at + spill_bytes : 0;
+
+	return (uint64_t)(end > base ? end : base);
+}
+
 static void
 entry(Em *E, const LFunc *f)
 {
@@ -224,6 +235,8 @@ entry(Em *E, const LFunc *f)
 	e->pc = pc;
 	e->first_opnd = first;
 	e->nopnd = p->nopnd - first;
+	e->vmem_bytes = mem_end(f->vmem_base, f->spill_vaddr, f->spill_vmem);
+	e->smem_bytes = mem_end(f->smem_base, f->spill_saddr, f->spill_smem);
 }
 
 int

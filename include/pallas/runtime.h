@@ -104,7 +104,11 @@ typedef struct PallasStats {
 	double clock_ghz;		/* 0: no clock (the small preset) */
 	PallasCounters c;
 	uint64_t vmem_high_water;	/* highest VMEM byte touched + 1 */
-	uint64_t smem_high_water;
+	uint64_t smem_high_water;	/* the same for SMEM (the launch's
+					   argument table included) */
+	/* What the entry declares it uses (its compiler's allocation and
+	   spill areas); 0 = not declared.  high water <= declared. */
+	uint64_t vmem_declared, smem_declared;
 	size_t nregion;
 	const PallasRegionStats *region;	/* valid until the next call */
 } PallasStats;

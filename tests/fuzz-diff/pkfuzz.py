@@ -23,13 +23,14 @@ interpret mode.
                                      cases/README)
 
 Classes: AGREE; DIVERGE (both ran, outputs differ); CRASH (exit 70, a
-signal, a sanitizer report, a timeout, a simulator trap, interpret mode
-failing on a kernel sema accepted, or "contract": a compiled run
-refused after -fsyntax-only accepted the kernel); REFUSED (-fsyntax-only
-refuses a kernel interpret mode's checks accept: the compiled path does
-not lower it yet, by message); REJECTED (interpret mode's checks,
--fsyntax-only --interpret, refuse the generated kernel: a generator gap,
-skipped).
+signal, a sanitizer report, a timeout, a simulator trap, a compiled run
+whose VMEM or SMEM high water exceeds what its program declares,
+interpret mode failing on a kernel sema accepted, or "contract": a
+compiled run refused after -fsyntax-only accepted the kernel); REFUSED
+(-fsyntax-only refuses a kernel interpret mode's checks accept: the
+compiled path does not lower it yet, by message); REJECTED (interpret
+mode's checks, -fsyntax-only --interpret, refuse the generated kernel: a
+generator gap, skipped).
 
 Environment: PALLASC (default ../../build/pallasc from this file),
 FUZZ_TIMEOUT (seconds per pallasc run, default 60).
@@ -206,6 +207,24 @@ def crashed(rc, err):
     return None
 
 
+HIGH_WATER = re.compile(r"^  vmem high water (\d+) bytes of (\d+) declared, "
+                        r"smem (\d+) bytes of (\d+) declared$", re.M)
+
+
+def over_budget(out):
+    """None when the compiled run's VMEM and SMEM high water (pallasc
+    --run's counters) stay within what its program declares."""
+    m = HIGH_WATER.search(out)
+    if not m:
+        return "no declared VMEM/SMEM figures in the counters"
+    vh, vd, sh, sd = (int(x) for x in m.groups())
+    if vh > vd:
+        return "VMEM high water %d bytes over the %d declared" % (vh, vd)
+    if sh > sd:
+        return "SMEM high water %d bytes over the %d declared" % (sh, sd)
+    return None
+
+
 def tolerances(src):
     tol = {}
     for m in re.finditer(r"// fuzz-diff: tol (\w+) (\S+) (\S+)", src):
@@ -252,8 +271,17 @@ def classify(path, preset, smem, work, inseed=0):
         if re.search(r"^pallasc: error: k\d+: ", err, re.M):
             # the program was built and loaded: the simulator trapped
             return Outcome("CRASH", msg, "CRASH trap: " + norm_msg(msg))
+        if "a run-time check of the compiled kernel" in err:
+            # an index out of range: interpret mode must stop on it too
+            ri, _, ierr = run(base + ["--interpret", "--run"] + io)
+            if ri == 1 and not crashed(ri, ierr):
+                return Outcome("AGREE")
+            return Outcome("CRASH", msg, "CRASH check: " + norm_msg(msg))
         # -fsyntax-only accepted it: the checks broke their contract
         return Outcome("CRASH", msg, "CRASH contract: " + norm_msg(msg))
+    over = over_budget(out)
+    if over:
+        return Outcome("CRASH", over, "CRASH budget: " + norm_msg(over))
     ri, iout, ierr = run(base + ["--interpret", "--run", "--save-dir",
                                  di] + io)
     c = crashed(ri, ierr)

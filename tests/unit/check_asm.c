@@ -317,7 +317,7 @@ START_TEST(test_text_round_trip)
 	    "# every form of the syntax\n"
 	    ".preset small\n"
 	    ".region kernel\n"
-	    ".entry main scratch=64 scratch_smem=32\n"
+	    ".entry main scratch=64 scratch_smem=32 vmem=2048 smem=256\n"
 	    ".operand x in f32[16,16] smem=0\n"
 	    ".operand w const bf16[2] smem=8 data=wts\n"
 	    "top:  .loc \"k.pk\" 1 2 region=kernel\n"
@@ -363,7 +363,8 @@ START_TEST(test_directives)
 	    "    .align 8\n"
 	    "c:  .byte 255, -1\n"
 	    ".text\n"
-	    ".entry first pc=two scratch=4096 scratch_smem=128\n"
+	    ".entry first pc=two scratch=4096 scratch_smem=128 vmem=8192 "
+	    "smem=64\n"
 	    ".operand x in f32[8,128] smem=0\n"
 	    ".operand w const f32[2] smem=8 data=b\n"
 	    ".operand y inout i32[] smem=16 hbm=8192\n"
@@ -392,6 +393,9 @@ START_TEST(test_directives)
 	ck_assert_uint_eq(p->entry[0].pc, 1);
 	ck_assert_uint_eq(p->entry[0].scratch_bytes, 4096);
 	ck_assert_uint_eq(p->entry[0].scratch_smem, 128);
+	ck_assert_uint_eq(p->entry[0].vmem_bytes, 8192);
+	ck_assert_uint_eq(p->entry[0].smem_bytes, 64);
+	ck_assert_uint_eq(p->entry[1].vmem_bytes, 0);	/* not declared */
 	ck_assert_uint_eq(p->entry[0].nopnd, 4);
 	ck_assert_uint_eq(p->entry[1].pc, 0);
 	ck_assert_uint_eq(p->entry[1].first_opnd, 4);
@@ -526,6 +530,8 @@ static const struct {
 	{ NULL, ".entry m\n.operand w const f32[4] smem=0 data=0\nhalt\n",
 	  "t.s:2:1: error: constant data [0, 16) runs past the 0 bytes of "
 	  ".data\n" },
+	{ "small", ".entry m vmem=16777216\nhalt\n", "t.s:1:15: error: VMEM "
+	  "bytes 16777216 out of range [0, 262144]\n" },
 	{ NULL, ".word 1\n", "t.s:1:1: error: '.word' outside a .data "
 	  "section\n" },
 	{ NULL, ".data\nhalt\n", "t.s:2:1: error: ops are not allowed in a "

@@ -403,6 +403,8 @@ small_program(void)
 	p->entry[0].nopnd = 3;
 	p->entry[0].scratch_bytes = 1024;
 	p->entry[0].scratch_smem = 64;
+	p->entry[0].vmem_bytes = 4096;
+	p->entry[0].smem_bytes = 128;
 	p->ndebug = 2;
 	p->debug = calloc(2, sizeof *p->debug);
 	p->debug[0].file = (uint32_t)mach_program_str(p, "k.pk");
@@ -505,6 +507,13 @@ START_TEST(test_program_check_rejects)
 	p->debug[1].bundle = 0;			/* not increasing */
 	ck_assert_int_eq(mach_program_check(p, NULL, 0), MACH_EINVAL);
 	p->debug[1].bundle = 4;
+	p->entry[0].vmem_bytes = p->mp->vmem_bytes + 1;	/* over the preset */
+	ck_assert_int_eq(mach_program_check(p, NULL, 0), MACH_EINVAL);
+	p->entry[0].vmem_bytes = p->mp->vmem_bytes;
+	ck_assert_int_eq(mach_program_check(p, NULL, 0), MACH_OK);
+	p->entry[0].smem_bytes = p->mp->smem_bytes + 1;
+	ck_assert_int_eq(mach_program_check(p, NULL, 0), MACH_EINVAL);
+	p->entry[0].smem_bytes = 0;
 	p->entry[0].pc = p->nbundle;
 	ck_assert_int_eq(mach_program_check(p, NULL, 0), MACH_EINVAL);
 	mach_program_free(p);

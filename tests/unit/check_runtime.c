@@ -18,11 +18,13 @@
 #include "machine/machine.h"
 #include "pallas/pallas.h"
 
-/* y = x + x for one (8, 16) f32 tile: DMA in, add, DMA out. */
+/* y = x + x for one (8, 16) f32 tile: DMA in, add, DMA out.  It
+ * declares the VMEM and SMEM it touches: two tiles, and the argument
+ * table with two DMA descriptors (at 64 and 128, 64 bytes each). */
 static const char twice_s[] =
     ".preset small\n"
     ".region kernel\n"
-    ".entry twice\n"
+    ".entry twice vmem=1024 smem=192\n"
     ".operand x in f32[8,16] smem=0\n"
     ".operand y out f32[8,16] smem=8\n"
     "  smovi s10, 64 ; smovi s11, 0\n"
@@ -119,6 +121,7 @@ START_TEST(test_call_buffers)
 	PallasStats st;
 	float x[128], y[128];
 	void *buf[2] = { x, y };
+	char text[2048];
 	int i;
 
 	ck_assert_int_eq(pallas_device_open("small", &dev), PALLAS_OK);
@@ -136,6 +139,13 @@ START_TEST(test_call_buffers)
 	ck_assert_uint_eq(st.c.hbm_write_bytes, 512);
 	ck_assert_uint_eq(st.c.dma_count, 2);
 	ck_assert_uint_eq(st.vmem_high_water, 1024);
+	/* the second descriptor's last word is read by dma.start alone */
+	ck_assert_uint_eq(st.smem_high_water, 192);
+	ck_assert_uint_eq(st.vmem_declared, 1024);
+	ck_assert_uint_eq(st.smem_declared, 192);
+	ck_assert_int_gt(pallas_stats_format(&st, text, sizeof text), 0);
+	ck_assert_ptr_nonnull(strstr(text, "vmem high water 1024 bytes of "
+	    "1024 declared, smem 192 bytes of 192 declared\n"));
 	ck_assert_uint_eq(st.nregion, 1);
 	ck_assert_str_eq(st.region[0].name, "kernel");
 	ck_assert_uint_eq(st.region[0].entries, 1);

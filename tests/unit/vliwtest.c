@@ -202,6 +202,15 @@ vt_check(const char *src, const char *preset, const char *entry,
 			if (e > r.max_err)
 				r.max_err = e;
 		}
+	/* the memory the run touched is inside what the program declares */
+	ck_assert_msg(r.st.vmem_declared && r.st.smem_declared &&
+	    r.st.vmem_high_water <= r.st.vmem_declared &&
+	    r.st.smem_high_water <= r.st.smem_declared, "%s: high water "
+	    "VMEM %llu, SMEM %llu; declared %llu, %llu", what,
+	    (unsigned long long)r.st.vmem_high_water,
+	    (unsigned long long)r.st.smem_high_water,
+	    (unsigned long long)r.st.vmem_declared,
+	    (unsigned long long)r.st.smem_declared);
 	vt_roundtrip(&u);
 	r.nbundle = u.prog->nbundle;
 	printf("%s: %llu cycles, %u bundles, max error %.3g\n", what,

@@ -73,7 +73,9 @@ typedef struct VtResult {
  * Compiles src for preset, runs export entry on the simulator and in
  * interpret mode on the same inputs, and fails the test unless every
  * output agrees within o->tol (o may be NULL: exact, seed 0).  Also
- * checks the -S round trip.  Prints one line with the cycles.
+ * checks that the run's VMEM and SMEM high water stays inside what the
+ * entry declares, and the -S round trip.  Prints one line with the
+ * cycles.
  */
 void vt_check(const char *src, const char *preset, const char *entry,
     const VtOpts *o, VtResult *res);

@@ -2,7 +2,7 @@
 # 164 bundles, 229 ops
 .preset v4
 .region axpb64
-.entry axpb64 pc=L0
+.entry axpb64 pc=L0 vmem=16384 smem=448
 .operand x in f32[64,128] smem=0
 .operand y out f32[64,128] smem=8
 

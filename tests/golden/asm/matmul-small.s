@@ -4,11 +4,11 @@
 .preset small
 .region matmul_small
 .region matmul_f32_small
-.entry matmul_small pc=L0
+.entry matmul_small pc=L0 vmem=20480 smem=704
 .operand x in bf16[128,128] smem=0
 .operand y in bf16[128,64] smem=8
 .operand z out f32[128,64] smem=16
-.entry matmul_f32_small pc=L417
+.entry matmul_f32_small pc=L417 vmem=28672 smem=704
 .operand x in f32[64,64] smem=0
 .operand y in f32[64,64] smem=8
 .operand z out f32[64,64] smem=16
