@@ -143,6 +143,31 @@ scalar_binop(L *l, const CExpr *e)
 	return ml_fix_i8(l, e, tile_binop(l->f, ml_ew_op(e->op), a, b));
 }
 
+/* The scalar v of e's operand converted to e's dtype (t): bool and the
+   integers on the scalar ALU (a bool is a predicate: a select makes it
+   0 or 1, a compare with 0 makes one), to i8 saturating. */
+static TRef
+scalar_cast(L *l, const CExpr *e, TRef v, const TVal *t)
+{
+	DType from = tile_val(l->f, v)->dtype;
+	TRef args[3];
+
+	if (e->dtype == DT_I8 && from == DT_I32 && e->arg[0]->dtype != DT_I8)
+		return ml_clamp_i8(l, v);
+	if (from == t->dtype)
+		return v;
+	if (from == DT_BOOL && t->dtype == DT_I32) {
+		args[0] = v;
+		args[1] = tile_const_i32(l->f, 1);
+		args[2] = tile_const_i32(l->f, 0);
+		return tile_emit(l->f, TOP_SELECT, args, 3, t, NULL);
+	}
+	if (from == DT_I32 && t->dtype == DT_BOOL)
+		return tile_cmp(l->f, TC_NE, v, tile_const_i32(l->f, 0));
+	args[0] = v;
+	return tile_emit(l->f, TOP_CONVERT, args, 1, t, NULL);
+}
+
 /* A whole small vector reduced to its one element. */
 TRef
 ml_extract(L *l, TRef v)
@@ -202,11 +227,7 @@ ml_ev_scalar(L *l, const CExpr *e)
 		    ml_ev_scalar(l, e->arg[0])));
 	case CX_CAST:
 		args[0] = ml_ev_scalar(l, e->arg[0]);
-		if (e->dtype == DT_I8 && e->arg[0]->dtype == DT_I32)
-			return ml_clamp_i8(l, args[0]);	/* saturates */
-		if (tile_val(l->f, args[0])->dtype == t.dtype)
-			return args[0];
-		return tile_emit(l->f, TOP_CONVERT, args, 1, &t, NULL);
+		return scalar_cast(l, e, args[0], &t);
 	case CX_WHERE: case CX_SELECT:
 		args[0] = ml_ev_scalar(l, e->arg[0]);
 		args[1] = ml_ev_scalar(l, e->arg[1]);
