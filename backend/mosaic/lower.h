@@ -86,6 +86,10 @@ int ml_cmp_of(CxOp op, TCmp *c);
 DType ml_scalar_dt(DType t);
 TRef ml_const_scalar(L *l, DType t, const CExpr *e);
 TRef ml_extract(L *l, TRef v);
+int ml_i8_wraps(CxOp op);
+TRef ml_wrap_i8(L *l, TRef v);
+TRef ml_clamp_i8(L *l, TRef v);
+TRef ml_fix_i8(L *l, const CExpr *e, TRef r);
 TRef ml_ev_scalar(L *l, const CExpr *e);
 
 /* lower_chunk.c */

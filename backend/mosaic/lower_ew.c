@@ -14,11 +14,18 @@
  * in f32, and a bf16 result is rounded back (packed) after each op:
  * interpret mode's rounding points.  Reductions widen their operand and
  * carry f32 partials, rounded once at the end (lower_reduce.c).
+ *
+ * i8 likewise computes in i32: operands sign-extended (unpacked), the op
+ * in i32, the result wrapped to i8 when the op can leave its range
+ * (ml_fix_i8) or saturated by a cast, as interpret mode does.  An i8
+ * value is packed only where it leaves the expression tree (a store, a
+ * relayout); an i8 operand of an op takes its operand's i32 result as
+ * it is, which is exact (no pack and unpack between ops).
  */
 DType
 ml_wide_dt(DType t)
 {
-	return t == DT_BF16 ? DT_F32 : t;
+	return t == DT_BF16 ? DT_F32 : t == DT_I8 ? DT_I32 : t;
 }
 
 static TRef
@@ -33,22 +40,33 @@ convert(L *l, TRef v, DType from, DType to)
 	return tile_emit(l->f, TOP_CONVERT, &v, 1, &w, NULL);
 }
 
-/* A bf16 vector as f32; anything else as it is. */
+/* A bf16 vector as f32, an i8 one as i32; anything else as it is. */
 TRef
 ml_widen(L *l, TRef v)
 {
-	return convert(l, v, DT_BF16, DT_F32);
+	return convert(l, convert(l, v, DT_BF16, DT_F32), DT_I8, DT_I32);
 }
 
-/* An f32 vector computed for a value of dtype t: rounded when t is
-   bf16. */
+/* The i32 vector v, whose elements lie in [-128, 127], packed as i8. */
+static TRef
+pack_i8(L *l, TRef v)
+{
+	return convert(l, v, DT_I32, DT_I8);
+}
+
+/* An f32 (i32) vector computed for a value of dtype t: rounded when t is
+   bf16, wrapped and packed when t is i8. */
 TRef
 ml_narrow(L *l, TRef v, DType t)
 {
+	const TVal *tv = tile_val(l->f, v);
+
+	if (t == DT_I8 && tv->kind == TV_VEC && tv->dtype == DT_I32)
+		return pack_i8(l, ml_wrap_i8(l, v));
 	return t == DT_BF16 ? convert(l, v, DT_F32, DT_BF16) : v;
 }
 
-/* a op b for vectors of one dtype, bf16 through f32. */
+/* a op b for vectors of one dtype, bf16 through f32, i8 through i32. */
 TRef
 ml_binop(L *l, TOpKind op, TRef a, TRef b)
 {
@@ -65,17 +83,26 @@ ml_emit_wide(L *l, TOpKind op, TRef *a, int n, const TVal *t, int *opi)
 {
 	TVal w = ml_vec_type(l, ml_wide_dt(t->dtype), &t->shape,
 	    t->lay.kind);
+	TRef r;
 
 	a[0] = ml_widen(l, a[0]);
-	return ml_narrow(l, tile_emit(l->f, op, a, n, &w, opi), t->dtype);
+	r = tile_emit(l->f, op, a, n, &w, opi);
+	return t->dtype == DT_I8 ? pack_i8(l, r) : ml_narrow(l, r, t->dtype);
 }
 
 static TRef ev_ew(L *l, const CExpr *e, const Ctx *c, const Shape *cs);
+static TRef ev_ew_wide(L *l, const CExpr *e, const Ctx *c,
+    const Shape *cs);
+static TRef ev_broadcast(L *l, const CExpr *e, const Ctx *c,
+    const Shape *cs, int wide);
 
+/* The scalar s (an i8 one as its i32 value) splatted to a vector of
+   dtype t: i8 directly (isel repeats the byte), bf16 rounded from f32. */
 TRef
 ml_splat(L *l, TRef s, DType t, const Shape *sh)
 {
-	TVal ty = ml_vec_type(l, ml_wide_dt(t), sh, TL_NATIVE);
+	TVal ty = ml_vec_type(l, t == DT_I8 ? t : ml_wide_dt(t), sh,
+	    TL_NATIVE);
 
 	return ml_narrow(l, tile_emit(l->f, TOP_SPLAT, &s, 1, &ty, NULL), t);
 }
@@ -195,7 +222,24 @@ ev_vscalar(L *l, const CExpr *e, const Ctx *c, const Shape *cs)
 	case CX_BROADCAST:
 		return ev_vscalar(l, e->arg[0], c, cs);
 	default:
+		if (e->dtype == DT_I8)
+			return ev_ew_wide(l, e, c, cs);
 		return ml_widen(l, ev_ew(l, e, c, cs));
+	}
+}
+
+/* 1 if ml_ev() computes e with ev_ew(). */
+static int
+is_ew(L *l, const CExpr *e)
+{
+	switch (e->op) {
+	case CX_CONST: case CX_SLOT: case CX_IOTA: case CX_BROADCAST:
+	case CX_ROLL: case CX_SUM: case CX_RMAX: case CX_RMIN: case CX_MEAN:
+		return 0;
+	default:
+		return !ml_hoisted(l, e) && e->shape.rank > 0 &&
+		    (ml_ew_op(e->op) != TOP_NOP ||
+		    ml_cmp_of(e->op, &(TCmp){0}));
 	}
 }
 
@@ -209,12 +253,23 @@ ev_arg(L *l, const CExpr *e, const Ctx *c, const Shape *cs, int wide)
 
 	if (e->shape.rank == 0) {
 		v = ev_vscalar(l, e, c, cs);
+	} else if (wide && e->dtype == DT_I8 && is_ew(l, e)) {
+		return ev_ew_wide(l, e, c, cs);	/* exact: no pack */
+	} else if (wide && e->dtype == DT_I8 && e->op == CX_CONST &&
+	    !ml_hoisted(l, e)) {
+		return ml_splat(l, ml_const_scalar(l, e->dtype, e), DT_I32,
+		    cs);
+	} else if (wide && e->dtype == DT_I8 && e->op == CX_BROADCAST &&
+	    !ml_hoisted(l, e)) {
+		return ev_broadcast(l, e, c, cs, 1);
 	} else {
 		v = ml_ev(l, e, c);
 		if (tile_val(l->f, v)->kind == TV_SCALAR)
 			v = ml_splat(l, v, ml_wide_dt(e->dtype), cs);
 	}
-	return wide ? ml_widen(l, v) : ml_narrow(l, v, e->dtype);
+	if (wide)
+		return ml_widen(l, v);
+	return e->dtype == DT_I8 ? pack_i8(l, v) : ml_narrow(l, v, e->dtype);
 }
 
 /* An operand of a vector op (ev_arg), of e's dtype. */
@@ -241,8 +296,10 @@ ew_layout(L *l, const TRef *a, int n)
 	return nv ? TL_LANE_REPL : TL_NATIVE;
 }
 
+/* e's op on the chunk in the wide dtype, as the op gives it: f32 for
+   bf16 (not rounded yet), i32 for i8 (not wrapped or saturated yet). */
 static TRef
-ev_ew(L *l, const CExpr *e, const Ctx *c, const Shape *cs)
+ev_ew_op(L *l, const CExpr *e, const Ctx *c, const Shape *cs)
 {
 	TRef a[3];
 	TVal t;
@@ -264,10 +321,40 @@ ev_ew(L *l, const CExpr *e, const Ctx *c, const Shape *cs)
 		return r;
 	}
 	if (e->op == CX_CAST && tile_val(l->f, a[0])->dtype == t.dtype)
-		r = a[0];		/* bf16 <-> f32: the widen or narrow */
+		r = a[0];	/* bf16 <-> f32, i8 <-> i32: widen or narrow */
 	else
 		r = tile_emit(l->f, ml_ew_op(e->op), a, e->n, &t, NULL);
-	return ml_narrow(l, r, e->dtype);
+	return r;
+}
+
+/* A cast to i8 from i32 or f32 (as i32): saturating. */
+static int
+saturates(const CExpr *e)
+{
+	return e->op == CX_CAST && e->dtype == DT_I8 &&
+	    e->arg[0]->dtype != DT_BOOL && e->arg[0]->dtype != DT_I8;
+}
+
+/* e's op on the chunk in the wide dtype: f32 for bf16 (not rounded
+   yet), i32 for i8 (wrapped or saturated: in [-128, 127]). */
+static TRef
+ev_ew_wide(L *l, const CExpr *e, const Ctx *c, const Shape *cs)
+{
+	TRef r = ev_ew_op(l, e, c, cs);
+
+	return saturates(e) ? ml_clamp_i8(l, r) : ml_fix_i8(l, e, r);
+}
+
+/* e's op on the chunk, of e's dtype.  The i8 pack saturates: a cast
+   needs no clamp of its own. */
+static TRef
+ev_ew(L *l, const CExpr *e, const Ctx *c, const Shape *cs)
+{
+	if (saturates(e))
+		return pack_i8(l, ev_ew_op(l, e, c, cs));
+	if (e->dtype == DT_I8)
+		return pack_i8(l, ev_ew_wide(l, e, c, cs));
+	return ml_narrow(l, ev_ew_op(l, e, c, cs), e->dtype);
 }
 
 static TRef
@@ -296,8 +383,10 @@ ev_iota(L *l, const CExpr *e, const Ctx *c, const Shape *cs)
 	return l->f->op.v[opi].res[0];
 }
 
+/* e broadcast to the chunk; wide: an i8 one as its i32 values. */
 static TRef
-ev_broadcast(L *l, const CExpr *e, const Ctx *c, const Shape *cs)
+ev_broadcast(L *l, const CExpr *e, const Ctx *c, const Shape *cs,
+    int wide)
 {
 	TRef a;
 	const TVal *av;
@@ -305,8 +394,12 @@ ev_broadcast(L *l, const CExpr *e, const Ctx *c, const Shape *cs)
 	TVal t;
 
 	if (e->arg[0]->shape.rank == 0)
-		return ml_ev_arg(l, e->arg[0], c, cs);
-	a = ml_widen(l, ml_ev(l, e->arg[0], c));	/* bf16 moves as f32 */
+		return ev_arg(l, e->arg[0], c, cs, wide);
+	if (e->dtype == DT_I8 && is_ew(l, e->arg[0])) {
+		Shape as = ml_chunk_shape(c, &e->arg[0]->shape);
+		a = ev_ew_wide(l, e->arg[0], c, &as);
+	} else
+		a = ml_widen(l, ml_ev(l, e->arg[0], c)); /* bf16 as f32 */
 	av = tile_val(l->f, a);
 	if (av->lay.kind == TL_LANE_REPL)
 		k = TL_LANE_REPL;
@@ -316,8 +409,10 @@ ev_broadcast(L *l, const CExpr *e, const Ctx *c, const Shape *cs)
 	    av->shape.d[av->shape.rank - 1] == cs->d[cs->rank - 1])
 		k = TL_SUBLANE_REPL;
 	t = ml_vec_type(l, ml_wide_dt(e->dtype), cs, k);
-	return ml_narrow(l, tile_emit(l->f, TOP_BROADCAST, &a, 1, &t, NULL),
-	    e->dtype);
+	a = tile_emit(l->f, TOP_BROADCAST, &a, 1, &t, NULL);
+	if (e->dtype == DT_I8)
+		return wide ? a : pack_i8(l, a);
+	return ml_narrow(l, a, e->dtype);
 }
 
 static TRef
@@ -370,7 +465,7 @@ ml_ev(L *l, const CExpr *e, const Ctx *c)
 	case CX_IOTA:
 		return ev_iota(l, e, c, &cs);
 	case CX_BROADCAST:
-		return ev_broadcast(l, e, c, &cs);
+		return ev_broadcast(l, e, c, &cs, 0);
 	case CX_ROLL:
 		return ev_roll(l, e, c, &cs);
 	case CX_SUM: case CX_RMAX: case CX_RMIN: case CX_MEAN:

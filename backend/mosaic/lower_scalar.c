@@ -76,6 +76,62 @@ ml_const_scalar(L *l, DType t, const CExpr *e)
 	return tile_const_i32(l->f, e->u.cst.i);
 }
 
+/*
+ * i8 arithmetic (doc/language.md, section 3) computes in i32 on values
+ * sign-extended from their byte and wraps the result to i8, as interpret
+ * mode does: these ops can leave [-128, 127] (the others cannot).
+ */
+int
+ml_i8_wraps(CxOp op)
+{
+	switch (op) {
+	case CX_ADD: case CX_SUB: case CX_MUL: case CX_DIV: case CX_SHL:
+	case CX_NEG: case CX_ABS:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* The i32 scalar or vector v wrapped to i8 (its low byte, sign-extended):
+   shifts by 24 up and back down. */
+TRef
+ml_wrap_i8(L *l, TRef v)
+{
+	const TVal *tv = tile_val(l->f, v);
+	TRef k = tile_const_i32(l->f, 24);
+
+	if (tv->kind == TV_VEC) {
+		TVal ty = ml_vec_type(l, DT_I32, &tv->shape, tv->lay.kind);
+		k = tile_emit(l->f, TOP_SPLAT, &k, 1, &ty, NULL);
+	}
+	return tile_binop(l->f, TOP_SHR, tile_binop(l->f, TOP_SHL, v, k), k);
+}
+
+/* The i32 scalar or vector v saturated to [-128, 127] (a cast to i8). */
+TRef
+ml_clamp_i8(L *l, TRef v)
+{
+	const TVal *tv = tile_val(l->f, v);
+	TRef lo = tile_const_i32(l->f, -128), hi = tile_const_i32(l->f, 127);
+
+	if (tv->kind == TV_VEC) {
+		TVal ty = ml_vec_type(l, DT_I32, &tv->shape, tv->lay.kind);
+		lo = tile_emit(l->f, TOP_SPLAT, &lo, 1, &ty, NULL);
+		hi = tile_emit(l->f, TOP_SPLAT, &hi, 1, &ty, NULL);
+	}
+	return tile_binop(l->f, TOP_MIN, tile_binop(l->f, TOP_MAX, v, lo),
+	    hi);
+}
+
+/* The i32 result r of e's op, wrapped when e is i8 arithmetic that can
+   leave the i8 range. */
+TRef
+ml_fix_i8(L *l, const CExpr *e, TRef r)
+{
+	return e->dtype == DT_I8 && ml_i8_wraps(e->op) ? ml_wrap_i8(l, r) : r;
+}
+
 static TRef
 scalar_binop(L *l, const CExpr *e)
 {
@@ -84,7 +140,32 @@ scalar_binop(L *l, const CExpr *e)
 
 	if (ml_cmp_of(e->op, &c))
 		return tile_cmp(l->f, c, a, b);
-	return tile_binop(l->f, ml_ew_op(e->op), a, b);
+	return ml_fix_i8(l, e, tile_binop(l->f, ml_ew_op(e->op), a, b));
+}
+
+/* The scalar v of e's operand converted to e's dtype (t): bool and the
+   integers on the scalar ALU (a bool is a predicate: a select makes it
+   0 or 1, a compare with 0 makes one), to i8 saturating. */
+static TRef
+scalar_cast(L *l, const CExpr *e, TRef v, const TVal *t)
+{
+	DType from = tile_val(l->f, v)->dtype;
+	TRef args[3];
+
+	if (e->dtype == DT_I8 && from == DT_I32 && e->arg[0]->dtype != DT_I8)
+		return ml_clamp_i8(l, v);
+	if (from == t->dtype)
+		return v;
+	if (from == DT_BOOL && t->dtype == DT_I32) {
+		args[0] = v;
+		args[1] = tile_const_i32(l->f, 1);
+		args[2] = tile_const_i32(l->f, 0);
+		return tile_emit(l->f, TOP_SELECT, args, 3, t, NULL);
+	}
+	if (from == DT_I32 && t->dtype == DT_BOOL)
+		return tile_cmp(l->f, TC_NE, v, tile_const_i32(l->f, 0));
+	args[0] = v;
+	return tile_emit(l->f, TOP_CONVERT, args, 1, t, NULL);
 }
 
 /* A whole small vector reduced to its one element. */
@@ -142,13 +223,11 @@ ml_ev_scalar(L *l, const CExpr *e)
 	}
 	case CX_NEG: case CX_NOT: case CX_BITNOT: case CX_ABS: case CX_EXP:
 	case CX_LOG: case CX_SQRT: case CX_RSQRT: case CX_TANH:
-		return tile_unop(l->f, ml_ew_op(e->op),
-		    ml_ev_scalar(l, e->arg[0]));
+		return ml_fix_i8(l, e, tile_unop(l->f, ml_ew_op(e->op),
+		    ml_ev_scalar(l, e->arg[0])));
 	case CX_CAST:
 		args[0] = ml_ev_scalar(l, e->arg[0]);
-		if (tile_val(l->f, args[0])->dtype == t.dtype)
-			return args[0];
-		return tile_emit(l->f, TOP_CONVERT, args, 1, &t, NULL);
+		return scalar_cast(l, e, args[0], &t);
 	case CX_WHERE: case CX_SELECT:
 		args[0] = ml_ev_scalar(l, e->arg[0]);
 		args[1] = ml_ev_scalar(l, e->arg[1]);

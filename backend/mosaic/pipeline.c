@@ -117,7 +117,9 @@ smem_access(Pe *P, TOpKind op, TRef ref, TRef val, const int64_t *start,
 {
 	TRef args[2 + SEMA_MAXRANK];
 	TIdx *x = arena_alloc(P->f->arena, sizeof *x * (size_t)(n + 1));
-	TVal t = tile_scalar_type(tile_val(P->f, ref)->dtype);
+	DType dt = tile_val(P->f, ref)->dtype;
+	TVal t = tile_scalar_type(dt == DT_I8 ? DT_I32 : dt);	/* i8: the
+				   word's low byte, sign-extended by isel */
 	int i, na = 1, opi;
 	TRef res;
 
@@ -462,6 +464,34 @@ cmp_of(CxOp op, TCmp *c)
 	}
 }
 
+/*
+ * A cast in an index map, as sema_eval_int() computes it: every integer
+ * is an i32 (an i8 table entry sign-extended), a cast to i8 keeps the
+ * low byte, one to bool compares with 0, a bool becomes 0 or 1.
+ */
+static TRef
+map_cast(Pe *P, const CExpr *e, TRef v)
+{
+	TRef args[3], k24;
+	TVal ty = tile_scalar_type(DT_I32);
+
+	if (tile_val(P->f, v)->dtype == DT_BOOL) {
+		if (e->dtype == DT_BOOL)
+			return v;
+		args[0] = v;
+		args[1] = ci(P, 1);
+		args[2] = ci(P, 0);
+		return tile_emit(P->f, TOP_SELECT, args, 3, &ty, NULL);
+	}
+	if (e->dtype == DT_BOOL)
+		return tile_cmp(P->f, TC_NE, v, ci(P, 0));
+	if (e->dtype != DT_I8)
+		return v;
+	k24 = ci(P, 24);
+	return tile_binop(P->f, TOP_SHR, tile_binop(P->f, TOP_SHL, v, k24),
+	    k24);
+}
+
 /* An index-map expression as i32 (or bool) scalars. */
 static TRef
 emit_map(Pe *P, const CExpr *e, const TRef *axis)
@@ -478,7 +508,7 @@ emit_map(Pe *P, const CExpr *e, const TRef *axis)
 	case CX_AXIS: return axis[e->u.axis];
 	case CX_NPROG: return ci(P, P->k->axis[e->u.axis].extent);
 	case CX_LOAD: return map_load(P, e, axis);
-	case CX_CAST: return emit_map(P, e->arg[0], axis);
+	case CX_CAST: return map_cast(P, e, emit_map(P, e->arg[0], axis));
 	case CX_NEG: return tile_unop(P->f, TOP_NEG, emit_map(P, e->arg[0],
 	    axis));
 	case CX_NOT: return tile_unop(P->f, TOP_NOT, emit_map(P, e->arg[0],

@@ -38,7 +38,19 @@ mosaic_range(const CKernel *k, const MosaicRanges *r, const CExpr *e,
 		*lo = r->lo[e->u.slot];
 		*hi = r->hi[e->u.slot];
 		return 1;
-	case CX_CAST: return mosaic_range(k, r, e->arg[0], lo, hi);
+	case CX_CAST:
+		if (e->dtype == DT_BOOL || e->arg[0]->dtype == DT_BOOL) {
+			*lo = 0;
+			*hi = 1;
+			return 1;
+		}
+		if (!mosaic_range(k, r, e->arg[0], lo, hi))
+			return 0;
+		if (e->dtype == DT_I8 && (*lo < -128 || *hi > 127)) {
+			*lo = -128;	/* the low byte: any i8 */
+			*hi = 127;
+		}
+		return 1;
 	case CX_NEG:
 		if (!mosaic_range(k, r, e->arg[0], &a0, &a1))
 			return 0;

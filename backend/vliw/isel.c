@@ -267,6 +267,12 @@ scalar_op(Isel *I, const TOp *o)
 		addi(I, OP_SXORI, d, isel_scal(I, o->arg[0]), -1);
 		return d;
 	}
+	if (o->op == TOP_ABS) {	/* max(a, -a): INT32_MIN stays, wrapped */
+		int a = isel_scal(I, o->arg[0]), m = sreg(I);
+		add(I, OP_SSUB, d, I->zero, a, 0);
+		add(I, OP_SMAX, m, a, d, 0);
+		return m;
+	}
 	if (o->op == TOP_DIV || o->op == TOP_REM)
 		return isel_sdiv(I, isel_scal(I, o->arg[0]), o->arg[1],
 		    o->op == TOP_REM);

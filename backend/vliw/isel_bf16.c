@@ -171,6 +171,25 @@ merge(Isel *I, const VAcc *a, int64_t delta, int64_t n, int v, int keep,
 	    delta, &p, lm);
 }
 
+/*
+ * 1 if an i8 load of more than S rows starting at byte group k->part
+ * stays in its tile, so that the word rows' bytes shifted down hold them
+ * all (16-row chunks of 32-row tiles, for a bf16 result on 8 sublanes):
+ * statically, or for a dynamic start that is a multiple m of rows
+ * dividing the tile, with R <= m.
+ */
+static int
+in_tile(const VAcc *a, const Pk *k)
+{
+	int64_t m = a->q->mult[a->q->rank - 2];
+
+	if (a->pack <= 2 || a->store)
+		return 0;
+	if (!k->dyn)
+		return k->part * a->S + a->R <= k->T;
+	return !k->part && m > 0 && k->T % m == 0 && a->R <= m;
+}
+
 /* One vreg of n value rows at delta bytes (its first tile). */
 static int
 load_one(Isel *I, const VAcc *a, const Pk *k, int64_t delta, int64_t n)
@@ -180,7 +199,7 @@ load_one(Isel *I, const VAcc *a, const Pk *k, int64_t delta, int64_t n)
 	if (!k->shv)
 		return load(I, a, delta, n < a->S ? n : a->S);
 	lo = op2(I, OP_VSHR, load(I, a, delta, n < a->S ? n : a->S), k->shv);
-	if (n <= a->S)
+	if (n <= a->S || a->pack > 2)	/* i8: in_tile() */
 		return lo;
 	hi = op2(I, OP_VSHL, load(I, a, delta + a->ntc * a->tb, n - a->S),
 	    k->shv);
@@ -380,7 +399,8 @@ isel_bf16_access(Isel *I, VAcc *a, const int *v, Val *out)
 		return column_row(I, a, &k, out);
 	nr = (a->R + k.T - 1) / k.T;
 	nc = (a->C + a->L - 1) / a->L;
-	if ((k.dyn || (k.shv && a->pack > 2)) && a->R > a->S)
+	if ((k.dyn || (k.shv && a->pack > 2)) && a->R > a->S &&
+	    !in_tile(a, &k))
 		return (void)unsupported(I, arena_printf(I->a, "a %s access "
 		    "of more than S rows starting inside a tile",
 		    dtype_name(a->t->dtype)));

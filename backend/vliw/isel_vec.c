@@ -216,6 +216,21 @@ mask_splat(Isel *I, TRef s)
 	return m;
 }
 
+/* A packed i8 vreg holding the i32 scalar s's low byte everywhere. */
+static int
+splat_i8(Isel *I, const Val *s)
+{
+	int b, w, r;
+
+	if (s->isconst)
+		return isel_vimm(I, ((uint32_t)s->ci & 0xffu) * 0x01010101u);
+	addi(I, OP_SANDI, b = sreg(I), s->r, 0xff);
+	addi(I, OP_SMULI, w = sreg(I), b, 0x01010101);
+	r = llo_new_reg(I->f, LC_V);
+	add(I, OP_VBCAST, r, w, 0, 0);
+	return r;
+}
+
 static void
 vsplat(Isel *I, const TOp *o, Val *out)
 {
@@ -225,6 +240,8 @@ vsplat(Isel *I, const TOp *o, Val *out)
 
 	if (t->dtype == DT_BOOL)
 		r = mask_splat(I, o->arg[0]);
+	else if (t->dtype == DT_I8)	/* packed: the byte in every byte */
+		r = splat_i8(I, s);
 	else if (s->isconst)
 		r = isel_vimm(I, st->dtype == DT_F32 ? f32_bits(s->cf) :
 		    (uint32_t)s->ci);

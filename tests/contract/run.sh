@@ -6,7 +6,11 @@
 # and each case is run compiled on the simulator (pallasc --run) and in
 # interpret mode (pallasc --interpret --run) on the same inputs; every
 # output must agree, bit for bit when TOL is 0, else within TOL
-# (relative: reductions and the MXU sum in another order).
+# (relative: reductions and the MXU sum in another order).  Lines
+#     // table NAME [i8|bool] V...
+# write an SMEM table's values as TABLES/NAME.npy, where a case's
+# arguments name it: -- --smem t=%T/NAME.npy (SMEM tables are zeros
+# unless given).
 #
 # Environment: PALLASC, top_srcdir, top_builddir (set by make check).
 : "${PALLASC:?PALLASC must name the pallasc binary}"
@@ -57,10 +61,17 @@ run_case() {
 
 for f in "$top_srcdir"/tests/contract/*.pk; do
 	grep '^// case ' "$f" >"$tmp/cases" || { bad "$f: no cases"; continue; }
+	tab=$tmp/tables/${f##*/}
+	mkdir -p "$tab" || exit 99
+	grep '^// table ' "$f" | while read -r _ _ name vals; do
+		# shellcheck disable=SC2086
+		"$check" table "$tab/$name.npy" $vals || exit 99
+	done || exit 99
 	while read -r _ _ e tol rest; do
 		presets=${rest%%--*}
 		args=
 		case $rest in *--*) args=${rest#*--} ;; esac
+		args=$(echo "$args" | sed "s|%T|$tab|g")
 		for p in $presets; do
 			# shellcheck disable=SC2086
 			run_case "$f" "$e" "$tol" "$p" $args

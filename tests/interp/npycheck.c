@@ -7,7 +7,8 @@
  *   npycheck matmul DIR TOL               DIR/z.npy against x . y
  *   npycheck gen-splash DIR H KVH S D SEED  DIR/q.npy (scaled), k, v
  *   npycheck splash DIR TOL               DIR/o.npy, lse.npy, causal mask
- *   npycheck table FILE V...              an i32 vector as a .npy file
+ *   npycheck table FILE [DTYPE] V...      an i32 (or i8, or bool) vector
+ *                                         as a .npy file
  *   npycheck same A B TOL                 A.npy equals B.npy: same dtype
  *                                         and shape, bit for bit (TOL 0)
  *                                         or floats within TOL (relative)
@@ -153,12 +154,18 @@ table(const char *path, int n, char **v)
 {
 	Shape s = { 1, { n } };
 	InterpBuf b;
+	DType t = DT_I32;
 	char err[256];
 	int i, rc;
 
-	interp_buf_alloc(&b, "t", DT_I32, &s);
+	if (n > 1 && (strcmp(v[0], "i8") == 0 || strcmp(v[0], "bool") == 0)) {
+		t = v[0][0] == 'i' ? DT_I8 : DT_BOOL;
+		s.d[0] = --n;
+		v++;
+	}
+	interp_buf_alloc(&b, "t", t, &s);
 	for (i = 0; i < n; i++)
-		((int32_t *)b.data)[i] = (int32_t)strtol(v[i], NULL, 10);
+		interp_buf_set(&b, i, strtod(v[i], NULL));
 	rc = interp_npy_write(path, &b, err, sizeof err);
 	if (rc)
 		fprintf(stderr, "npycheck: %s\n", err);
@@ -275,6 +282,6 @@ main(int argc, char **argv)
 		return same(argv[2], argv[3], atof(argv[4]));
 	fprintf(stderr, "usage: npycheck gen-matmul DIR M K N SEED | "
 	    "matmul DIR TOL | gen-splash DIR H KVH S D SEED | splash DIR TOL "
-	    "| table FILE V... | same A B TOL\n");
+	    "| table FILE [i8|bool] V... | same A B TOL\n");
 	return 2;
 }
