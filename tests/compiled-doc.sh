@@ -43,7 +43,9 @@ while IFS='|' read -r _ what state file _; do
 		    "$tmp/err" || bad "$file: expected to be refused (row" \
 		    "'$what' says not yet), exit status $st: $(head -1 "$tmp/err")"
 		# the contract: the checks refuse it too
-		(cd "$dir" && "$PALLASC" -m v4 -fsyntax-only $name.pk \
+		pre=$(echo "$args" | grep -o -- '-m [a-z0-9]*')
+		# shellcheck disable=SC2086
+		(cd "$dir" && "$PALLASC" ${pre:--m v4} -fsyntax-only $name.pk \
 		    >/dev/null 2>"$tmp/err")
 		st=$?
 		[ $st = 1 ] && grep -q "not supported by the compiled path yet\|cannot .* yet" \
