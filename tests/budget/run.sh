@@ -11,17 +11,20 @@
 # Inputs: pallasc's generator (random:0), SMEM tables zero, except
 #   kernels/splash         --splash-causal (the causal block tables)
 #   tests/contract         the presets and the arguments after '--' of
-#                          the export's '// case' line
+#                          the export's '// case' line, with the file's
+#                          '// table' lines as SMEM tables (%T)
 #   tests/fuzz-diff/cases  NAME.smem tables, NAME.run's presets and input
 #                          seed; a preset with an 'expect' line (a known
 #                          failure) is skipped
 # Skipped: func exports (funcs run in interpret mode only), so
 # kernels/graph/*.pk contribute nothing yet.
 #
-# Environment: PALLASC, top_srcdir (set by make check).
+# Environment: PALLASC, top_srcdir, top_builddir (set by make check).
 : "${PALLASC:?PALLASC must name the pallasc binary}"
 : "${top_srcdir:?top_srcdir must name the source tree}"
+: "${top_builddir:?top_builddir must name the build tree}"
 src=$top_srcdir
+npycheck=$top_builddir/tests/interp/npycheck
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/budget.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
@@ -46,6 +49,17 @@ inputs() {
 		    "$1" | head -1)
 		[ -n "$line" ] || return 1
 		case $line in *" -- "*) args=${line#* -- } ;; esac
+		# the SMEM tables its '// table' lines give (%T in args)
+		tab=$tmp/tables/${1##*/}
+		if [ ! -d "$tab" ]; then
+			mkdir -p "$tab" || exit 99
+			grep '^// table ' "$1" | while read -r _ _ name vals; do
+				# shellcheck disable=SC2086
+				"$npycheck" table "$tab/$name.npy" $vals ||
+					exit 99
+			done || exit 99
+		fi
+		args=$(echo "$args" | sed "s|%T|$tab|g")
 		;;
 	*/tests/fuzz-diff/cases/*)
 		base=${1%.pk}
