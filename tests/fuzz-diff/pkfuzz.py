@@ -10,7 +10,7 @@ interpret mode.
       interpret mode (--interpret --run) on the same inputs and SMEM
       tables, and compares the saved outputs: bit for bit (any NaN
       equals any NaN), or within the tolerance the kernel states in a
-      `// fuzz-diff: tol NAME RTOL ATOL` comment.  Prints one line per
+      `// fuzz-diff: tol NAME RTOL ATOL [sum]` comment.  Prints one line per
       finding and a summary by class.  --check: exit 1 if a kernel
       DIVERGEs or CRASHes (REFUSED and REJECTED are counted only).
       --reduce DIR: shrink each new DIVERGE/CRASH class's first kernel
@@ -112,20 +112,39 @@ def is_nan(descr, w):
     return False
 
 
+def scale(descr, words):
+    """The largest finite magnitude of an output."""
+    m = 0.0
+    for w in words:
+        f = abs(to_float(descr, w))
+        if f > m and f != float("inf"):
+            m = f
+    return m
+
+
 def compare(a, b, tol):
-    """None when the outputs agree, else a short description."""
+    """None when the outputs agree, else a short description.  tol:
+    (rtol, atol, summed) or None.  A summed value's rounding error is
+    relative to the terms of its sums, not to the value: terms that
+    cancel leave an error far above rtol times the result (a mean of
+    quotients of 1e6 whose exact value is 0 differs by 1e-2).  The terms
+    are not known here; the output's largest magnitude stands in for
+    them."""
     da, sa, wa = a
     db, sb, wb = b
     if (da, sa) != (db, sb):
         return "shape/dtype %s%s vs %s%s" % (da, sa, db, sb)
     bad, zeros, first = 0, 0, None
+    big = 0.0
+    if tol is not None and tol[2]:
+        big = max(scale(da, wa), scale(db, wb))
     for i, (x, y) in enumerate(zip(wa, wb)):
         if x == y or (is_nan(da, x) and is_nan(da, y)):
             continue
         fx, fy = to_float(da, x), to_float(da, y)
         if tol is not None and fx == fx and fy == fy:
-            rtol, atol = tol
-            if abs(fx - fy) <= atol + rtol * max(abs(fx), abs(fy)):
+            rtol, atol = tol[0], tol[1]
+            if abs(fx - fy) <= atol + rtol * max(abs(fx), abs(fy), big):
                 continue
         if fx == 0 and fy == 0:
             zeros += 1
@@ -205,8 +224,10 @@ def crashed(rc, err):
 
 def tolerances(src):
     tol = {}
-    for m in re.finditer(r"// fuzz-diff: tol (\w+) (\S+) (\S+)", src):
-        tol[m.group(1)] = (float(m.group(2)), float(m.group(3)))
+    for m in re.finditer(r"// fuzz-diff: tol (\w+) (\S+) (\S+)( sum)?",
+                         src):
+        tol[m.group(1)] = (float(m.group(2)), float(m.group(3)),
+                           m.group(4) is not None)
     return tol
 
 
