@@ -216,6 +216,21 @@ mask_splat(Isel *I, TRef s)
 	return m;
 }
 
+/* The i8 scalar in register s in every byte of a word: an i8 vreg packs
+   four rows a word (isel_bf16.c), so a splat fills each byte. */
+static int
+byte_repl(Isel *I, int s)
+{
+	int b = sreg(I), h = sreg(I), w = sreg(I), t;
+
+	addi(I, OP_SANDI, b, s, 0xff);
+	addi(I, OP_SSHLI, t = sreg(I), b, 8);
+	add(I, OP_SOR, h, b, t, 0);
+	addi(I, OP_SSHLI, t = sreg(I), h, 16);
+	add(I, OP_SOR, w, h, t, 0);
+	return w;
+}
+
 static void
 vsplat(Isel *I, const TOp *o, Val *out)
 {
@@ -225,12 +240,15 @@ vsplat(Isel *I, const TOp *o, Val *out)
 
 	if (t->dtype == DT_BOOL)
 		r = mask_splat(I, o->arg[0]);
+	else if (s->isconst && t->dtype == DT_I8)
+		r = isel_vimm(I, ((uint32_t)s->ci & 0xffu) * 0x01010101u);
 	else if (s->isconst)
 		r = isel_vimm(I, st->dtype == DT_F32 ? f32_bits(s->cf) :
 		    (uint32_t)s->ci);
 	else {
 		r = llo_new_reg(I->f, LC_V);
-		add(I, OP_VBCAST, r, s->r, 0, 0);
+		add(I, OP_VBCAST, r, t->dtype == DT_I8 ? byte_repl(I, s->r) :
+		    s->r, 0, 0);
 	}
 	out->nv = t->lay.nvreg;
 	out->v = arena_alloc(I->a, sizeof(int) * (size_t)(out->nv + 1));
