@@ -3,7 +3,8 @@
  * the grid.  State carried from one grid step to another (scratch, or a
  * resident output block, read in a step before that step writes it) is
  * found by running the body abstractly at every grid point, with
- * conditions evaluated exactly where they depend only on the grid; the
+ * conditions evaluated exactly where they depend only on the grid (past
+ * an unknown one, what both branches write counts as written); the
  * axis along which the value flows "carries" state and must not be
  * parallel.  Also: reads of an output before the step writes it (a
  * warning), reads of scratch that no earlier step wrote, and outputs
