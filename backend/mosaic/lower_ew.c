@@ -415,12 +415,24 @@ ev_broadcast(L *l, const CExpr *e, const Ctx *c, const Shape *cs,
 	return ml_narrow(l, a, e->dtype);
 }
 
+/* A lane reduction with keepdims in chunk c: its [.., 1] result spans
+   every column chunk, and its operand's rows are not wide (is_chunkable
+   in lower_chunk.c), so the operand is evaluated on the chunk's rows
+   and its whole width: its columns are not the output's. */
 static TRef
 ev_lane_reduce(L *l, const CExpr *e, const Ctx *c)
 {
-	TRef a = ml_ev(l, e->arg[0], c);
+	Ctx rc;
+	TRef a, r;
 	int axis = e->arg[0]->shape.rank - 1;
-	TRef r = ml_reduce(l, a, e->op, axis);
+
+	if (c && c->colpos != TNONE) {
+		rc = *c;
+		rc.colpos = TNONE;
+		c = &rc;
+	}
+	a = ml_ev(l, e->arg[0], c);
+	r = ml_reduce(l, a, e->op, axis);
 
 	if (e->op == CX_MEAN)
 		r = ml_scale(l, r, e->arg[0]->shape.d[axis]);

@@ -3,7 +3,8 @@
  * the grid.  State carried from one grid step to another (scratch, or a
  * resident output block, read in a step before that step writes it) is
  * found by running the body abstractly at every grid point, with
- * conditions evaluated exactly where they depend only on the grid; the
+ * conditions evaluated exactly where they depend only on the grid (past
+ * an unknown one, what both branches write counts as written); the
  * axis along which the value flows "carries" state and must not be
  * parallel.  Also: reads of an output before the step writes it (a
  * warning), reads of scratch that no earlier step wrote, and outputs
@@ -12,6 +13,7 @@
  * Gives:    semantics_prefix(), semantics_check() (sema.h).
  * Tests:    tests/diag/sema-sem-*.pk, check_sema.c
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "dsl/sema/sema.h"
@@ -52,6 +54,9 @@ typedef struct Run {
 	int64_t step;
 	int64_t *slot;
 	uint8_t *known;
+	int sure;		/* in a branch of a when whose condition is
+				   unknown, reached surely: its writes count
+				   for that branch (exec_either) */
 } Run;
 
 static const char *
@@ -260,11 +265,40 @@ write_buf(Run *R, const CPlace *p, int definite)
 	R->buf[b].may = 1;
 	if (R->buf[b].first_may < 0)
 		R->buf[b].first_may = R->step;
-	if (definite && covers(R->k, p))
+	if ((definite || R->sure) && covers(R->k, p))
 		R->buf[b].must = 1;
 }
 
 static void exec(Run *R, const CBlock *blk, int definite);
+
+/*
+ * A when reached surely whose condition is not known here (an SMEM
+ * table's value, a scalar computed from a vector): either branch may
+ * run, so neither's reads are definite, but a buffer that both branches
+ * surely write is surely written after the when.
+ */
+static void
+exec_either(Run *R, const CStmt *s)
+{
+	int nb = R->k->nscratch + R->k->nop, sure = R->sure, i;
+	int *m0 = xmalloc(sizeof *m0 * (size_t)(nb + 1)),
+	    *mt = xmalloc(sizeof *mt * (size_t)(nb + 1));
+
+	for (i = 0; i < nb; i++)
+		m0[i] = R->buf[i].must;
+	R->sure = 1;
+	exec(R, &s->u.when.then, 0);
+	for (i = 0; i < nb; i++) {
+		mt[i] = R->buf[i].must;
+		R->buf[i].must = m0[i];
+	}
+	exec(R, &s->u.when.els, 0);
+	for (i = 0; i < nb; i++)
+		R->buf[i].must = m0[i] || (mt[i] && R->buf[i].must);
+	R->sure = sure;
+	free(m0);
+	free(mt);
+}
 
 static void
 exec_let(Run *R, const CStmt *s, int definite)
@@ -285,7 +319,7 @@ exec_let(Run *R, const CStmt *s, int definite)
 static void
 exec_stmt(Run *R, const CStmt *s, int definite)
 {
-	int c;
+	int c, sure;
 	int64_t lo, hi;
 
 	switch (s->kind) {
@@ -304,6 +338,10 @@ exec_stmt(Run *R, const CStmt *s, int definite)
 	case CS_WHEN:
 		c = cond(R, s->u.when.cond);
 		reads(R, s->u.when.cond, definite);
+		if (c < 0 && (definite || R->sure)) {
+			exec_either(R, s);
+			break;
+		}
 		if (c != 0)
 			exec(R, &s->u.when.then, definite && c == 1);
 		if (c != 1)
@@ -318,7 +356,10 @@ exec_stmt(Run *R, const CStmt *s, int definite)
 		    NULL, &lo) == 0 && sema_eval_int(R->k, s->u.loop.hi, R->pt,
 		    R->slot, NULL, NULL, &hi) == 0 && lo < hi;
 		R->known[s->u.loop.slot] = 0;
+		sure = R->sure;
+		R->sure = R->sure && c;
 		exec(R, &s->u.loop.body, definite && c);
+		R->sure = sure;
 		break;
 	case CS_DMA_START:
 	case CS_DMA_COPY:
@@ -391,7 +432,7 @@ output_parallel(Sema *S, CKernel *k)
 void
 semantics_check(Sema *S, CKernel *k)
 {
-	Run R = { S, k, NULL, {0}, 0, NULL, NULL };
+	Run R = { S, k, NULL, {0}, 0, NULL, NULL, 0 };
 	int nb = k->nscratch + k->nop, i, before = S->d->nerror;
 
 	output_parallel(S, k);

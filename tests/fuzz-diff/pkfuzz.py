@@ -3,18 +3,19 @@
 interpret mode.
 
   pkfuzz.py run [--seed S] [--count N] [--seconds T] [--presets P,..]
-                [--keep DIR] [--reduce DIR] [--check]
+                [--keep DIR] [--reduce DIR] [--check] [--jobs N]
       Generates kernels (pkgen.py), seed S, S+1, ...; for each preset
       checks the kernel (pallasc -fsyntax-only), runs it compiled
       (pallasc --run, the simulator with every check on) and in
       interpret mode (--interpret --run) on the same inputs and SMEM
       tables, and compares the saved outputs: bit for bit (any NaN
       equals any NaN), or within the tolerance the kernel states in a
-      `// fuzz-diff: tol NAME RTOL ATOL` comment.  Prints one line per
-      finding and a summary by class.  --check: exit 1 if a kernel
+      `// fuzz-diff: tol NAME RTOL ATOL [sum]` comment.  Prints one
+      line per finding and a summary by class.  --check: exit 1 if a kernel
       DIVERGEs or CRASHes (REFUSED and REJECTED are counted only).
       --reduce DIR: shrink each new DIVERGE/CRASH class's first kernel
-      into DIR (pkreduce.py).
+      into DIR (pkreduce.py).  --jobs N: N worker processes, each
+      seed's kernels in one (the report is the same as with one).
   pkfuzz.py gen SEED LANES           print the kernel of SEED
   pkfuzz.py one FILE.pk PRESET [S]   classify one saved kernel (its SMEM
                                      tables in FILE.smem, if any; inputs
@@ -36,6 +37,7 @@ Environment: PALLASC (default ../../build/pallasc from this file),
 FUZZ_TIMEOUT (seconds per pallasc run, default 60).
 """
 
+import collections
 import os
 import re
 import shutil
@@ -54,9 +56,30 @@ import pkgen  # noqa: E402
 LANES = {"small": 16, "v4": 128, "v5e": 128, "v6e": 128}
 
 
+_PALLASC = []     # (program, library directory or None), once
+
+
 def pallasc():
-    return os.environ.get("PALLASC") or os.path.join(
-        HERE, "..", "..", "build", "pallasc")
+    """PALLASC, or the program that libtool's wrapper script of it
+    runs: in a build tree, build/pallasc is a shell script that sets
+    LD_LIBRARY_PATH to build/.libs and execs build/.libs/pallasc, and it
+    took more time than the -fsyntax-only run it started."""
+    if not _PALLASC:
+        pc = os.environ.get("PALLASC") or os.path.join(
+            HERE, "..", "..", "build", "pallasc")
+        libs = os.path.join(os.path.dirname(pc), ".libs")
+        real = os.path.join(libs, os.path.basename(pc))
+        try:
+            with open(pc, "rb") as f:
+                head = f.read(4096)
+        except OSError:
+            head = b""
+        if head.startswith(b"#!") and b"libtool" in head and \
+                os.access(real, os.X_OK):
+            _PALLASC.append((real, libs))
+        else:
+            _PALLASC.append((pc, None))
+    return _PALLASC[0][0]
 
 
 def timeout():
@@ -116,20 +139,39 @@ def is_nan(descr, w):
     return False
 
 
+def scale(descr, words):
+    """The largest finite magnitude of an output."""
+    m = 0.0
+    for w in words:
+        f = abs(to_float(descr, w))
+        if f > m and f != float("inf"):
+            m = f
+    return m
+
+
 def compare(a, b, tol):
-    """None when the outputs agree, else a short description."""
+    """None when the outputs agree, else a short description.  tol:
+    (rtol, atol, summed) or None.  A summed value's rounding error is
+    relative to the terms of its sums, not to the value: terms that
+    cancel leave an error far above rtol times the result (a mean of
+    quotients of 1e6 whose exact value is 0 differs by 1e-2).  The terms
+    are not known here; the output's largest magnitude stands in for
+    them."""
     da, sa, wa = a
     db, sb, wb = b
     if (da, sa) != (db, sb):
         return "shape/dtype %s%s vs %s%s" % (da, sa, db, sb)
     bad, zeros, first = 0, 0, None
+    big = 0.0
+    if tol is not None and tol[2]:
+        big = max(scale(da, wa), scale(db, wb))
     for i, (x, y) in enumerate(zip(wa, wb)):
         if x == y or (is_nan(da, x) and is_nan(da, y)):
             continue
         fx, fy = to_float(da, x), to_float(da, y)
         if tol is not None and fx == fx and fy == fy:
-            rtol, atol = tol
-            if abs(fx - fy) <= atol + rtol * max(abs(fx), abs(fy)):
+            rtol, atol = tol[0], tol[1]
+            if abs(fx - fy) <= atol + rtol * max(abs(fx), abs(fy), big):
                 continue
         if fx == 0 and fy == 0:
             zeros += 1
@@ -159,6 +201,11 @@ class Outcome:
 
 def run(args, cwd=None):
     env = dict(os.environ)
+    pallasc()
+    if _PALLASC[0][1]:
+        env["LD_LIBRARY_PATH"] = _PALLASC[0][1] + (
+            ":" + env["LD_LIBRARY_PATH"] if env.get("LD_LIBRARY_PATH")
+            else "")
     env["ASAN_OPTIONS"] = (env.get("ASAN_OPTIONS", "") +
                            ":exitcode=86").lstrip(":")
     env["UBSAN_OPTIONS"] = (env.get("UBSAN_OPTIONS", "") +
@@ -227,8 +274,10 @@ def over_budget(out):
 
 def tolerances(src):
     tol = {}
-    for m in re.finditer(r"// fuzz-diff: tol (\w+) (\S+) (\S+)", src):
-        tol[m.group(1)] = (float(m.group(2)), float(m.group(3)))
+    for m in re.finditer(r"// fuzz-diff: tol (\w+) (\S+) (\S+)( sum)?",
+                         src):
+        tol[m.group(1)] = (float(m.group(2)), float(m.group(3)),
+                           m.group(4) is not None)
     return tol
 
 
@@ -348,10 +397,53 @@ def stop(signum, frame):
     raise KeyboardInterrupt
 
 
+def run_seed(s, presets, work, keep):
+    """The kernel of seed s classified on each preset, in a directory
+    of its own under work: (s, [(preset, Outcome)]).  Keeps a DIVERGE
+    or CRASH kernel (and its tables) in keep."""
+    wd = os.path.join(work, "s%d" % s)
+    os.makedirs(wd)
+    res = []
+    for p in presets:
+        k = pkgen.gen_kernel(s, LANES[p])
+        stem = "s%d_%s" % (s, p)
+        path, smem = write_kernel(k, wd, stem)
+        oc = classify(path, p, smem, wd, s)
+        if oc.cls in ("DIVERGE", "CRASH") and keep:
+            os.makedirs(keep, exist_ok=True)
+            shutil.copy(path, keep)
+            for _, sp in smem:
+                shutil.copy(sp, keep)
+        res.append((p, oc))
+    shutil.rmtree(wd, ignore_errors=True)
+    return s, res
+
+
+class Done:
+    """A result computed in this process, as a pool's AsyncResult."""
+
+    def __init__(self, v):
+        self.v = v
+
+    def get(self):
+        return self.v
+
+
+def worker_init():
+    # the pool's terminate() sends SIGTERM; ^C is the campaign's
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def make_pool(jobs):
+    import multiprocessing
+    return multiprocessing.Pool(jobs, initializer=worker_init)
+
+
 def campaign(argv):
     o, _ = parse_opts(argv, {"seed": 1, "count": 1, "seconds": 1,
                              "presets": 1, "keep": 1, "reduce": 1,
-                             "check": 0, "quiet": 0})
+                             "check": 0, "quiet": 0, "jobs": 1})
     seed = int(o.get("seed", 1))
     count = int(o["count"]) if "count" in o else None
     secs = float(o["seconds"]) if "seconds" in o else None
@@ -359,47 +451,52 @@ def campaign(argv):
         count = 20
     presets = o.get("presets", "small,v4").split(",")
     keep = o.get("keep")
+    jobs = max(1, int(o.get("jobs", 1)))
     work = tempfile.mkdtemp(prefix="fuzz-diff.")
     counts, classes, first = {}, {}, {}
     t0 = time.time()
     n = 0
     # a campaign stopped by SIGTERM or ^C still prints its summary
     signal.signal(signal.SIGTERM, stop)
+    # seeds run by `jobs` worker processes, a few ahead, and taken in
+    # seed order: the output is the same as with one
+    pool = make_pool(jobs) if jobs > 1 else None
+    pending, nxt = collections.deque(), seed
     try:
         while True:
-            if count is not None and n >= count:
+            while len(pending) < (2 * jobs if pool else 1) and \
+                    (count is None or nxt - seed < count) and \
+                    (secs is None or time.time() - t0 < secs):
+                a = (nxt, presets, work, keep)
+                pending.append(pool.apply_async(run_seed, a) if pool
+                               else Done(run_seed(*a)))
+                nxt += 1
+            if not pending:
                 break
-            if secs is not None and time.time() - t0 >= secs:
-                break
-            s = seed + n
+            s, res = pending.popleft().get()
             n += 1
             if n % 100 == 0:
                 print("fuzz-diff: %d kernels, %.0f s: %s" % (
                     n, time.time() - t0, ", ".join(
                         "%s %d" % kv for kv in sorted(counts.items()))),
                     flush=True)
-            for p in presets:
-                k = pkgen.gen_kernel(s, LANES[p])
-                stem = "s%d_%s" % (s, p)
-                path, smem = write_kernel(k, work, stem)
-                oc = classify(path, p, smem, work, s)
+            for p, oc in res:
                 counts[oc.cls] = counts.get(oc.cls, 0) + 1
                 classes[oc.key] = classes.get(oc.key, 0) + 1
                 if oc.cls in ("DIVERGE", "CRASH"):
                     print("%s: seed %d preset %s: %s" % (
                         oc.cls, s, p, oc.key), flush=True)
-                    if oc.key not in first:
-                        first[oc.key] = (s, p)
-                    if keep:
-                        os.makedirs(keep, exist_ok=True)
-                        shutil.copy(path, keep)
-                        for _, sp in smem:
-                            shutil.copy(sp, keep)
-                elif oc.key not in first:
+                if oc.key not in first:
                     first[oc.key] = (s, p)
+        if pool:
+            pool.close()
     except KeyboardInterrupt:
         print("fuzz-diff: stopped", flush=True)
+        if pool:
+            pool.terminate()
     finally:
+        if pool:
+            pool.join()
         shutil.rmtree(work, ignore_errors=True)
     print("fuzz-diff: %d kernels x %d presets in %.0f s (seeds %d..%d)" % (
         n, len(presets), time.time() - t0, seed, seed + n - 1))
