@@ -313,14 +313,15 @@ find_entry(PallasDevice *dev, const PallasProgram *prog, const char *name)
 }
 
 /* The launch's writes into SMEM count towards its high water: the
- * argument table and the SMEM operands are the program's memory too. */
+ * argument table and the SMEM operands are the program's memory too.
+ * The touch comes first: it fills what it reaches with the pattern. */
 static void
 put_addr(MachSim *m, uint32_t smem_addr, uint64_t addr)
 {
 	uint32_t w[2] = { (uint32_t)addr, (uint32_t)(addr >> 32) };
 
-	memcpy(m->smem + smem_addr, w, 8);
 	mach_sim_touch(m, SIM_SMEM, (uint64_t)smem_addr + 8);
+	memcpy(m->smem + smem_addr, w, 8);
 }
 
 /* A buffer of 'bytes' found no room in HBM, or no host memory. */
@@ -355,9 +356,10 @@ place(PallasDevice *dev, const MachProgram *p, const MachOperand *o,
 		return fail(dev, PALLAS_EINVAL, "operand '%s': NULL buffer",
 		    name);
 	if (o->role == MACH_ROLE_SMEM) {
-		memcpy(m->smem + o->smem_addr, host, (size_t)o->bytes);
+		/* touch first: it fills what it reaches with the pattern */
 		if (o->bytes)
 			mach_sim_touch(m, SIM_SMEM, o->smem_addr + o->bytes);
+		memcpy(m->smem + o->smem_addr, host, (size_t)o->bytes);
 		return PALLAS_OK;
 	}
 	if ((rc = mach_sim_hbm_place(m, o->bytes, o->hbm_addr, &addr)))

@@ -25,6 +25,7 @@
 /* Temporaries per register kind for reads of registers that an earlier op
  * of the same bundle writes (sim_decode.c); more than any bundle needs. */
 #define SIM_NTEMP 24
+#define SIM_FILL_CHUNK (64 * 1024)	/* lazy reset fill granule */
 #define SIM_NEVER UINT64_MAX	/* a ready cycle that never comes */
 
 /* One 32-bit element of a vector register, FIFO entry or mask. */
@@ -176,7 +177,11 @@ typedef struct MachSim {
 
 	uint8_t *vmem, *smem;
 	uint64_t vmem_hw, smem_hw;	/* highest byte touched + 1 */
-	uint64_t vmem_dirty;	/* VMEM beyond this is zero */
+	/* A poison reset fills VMEM and SMEM with its pattern lazily, as
+	 * accesses reach them: bytes below *_ready hold the pattern or
+	 * what the program wrote since the reset.  A zero reset clears
+	 * what may be nonzero: bytes from *_nz up are zero. */
+	uint64_t vmem_ready, smem_ready, vmem_nz, smem_nz;
 	SimHbm *hbm;
 	int nhbm, hbmcap;
 	uint64_t hbm_next;	/* next free HBM address */

@@ -184,6 +184,24 @@ fill(void *p, uint64_t bytes, uint32_t w)
 		q[i] = (uint8_t)(w >> (8 * (i & 3)));
 }
 
+/* A zero reset clears what may be nonzero now; a poison reset leaves
+ * the fill to mach_sim_touch (filling 128 MiB would dominate a small
+ * kernel's run). */
+static void
+reset_mem(uint8_t *mem, uint64_t size, uint32_t w, uint64_t hw,
+    uint64_t *ready, uint64_t *nz)
+{
+	if (hw > *nz)
+		*nz = hw;
+	if (w) {
+		*ready = 0;
+		return;
+	}
+	memset(mem, 0, *nz);
+	*nz = 0;
+	*ready = size;
+}
+
 static void
 reset_units(MachSim *m)
 {
@@ -227,12 +245,10 @@ mach_sim_reset(MachSim *m, PallasPoison poison)
 	memset(m->vready, 0, (size_t)(m->nv + SIM_NTEMP) * 8);
 	memset(m->mready, 0, (size_t)(m->nm + SIM_NTEMP) * 8);
 	memset(m->flag, 0, (size_t)m->mp->nflag * 4);
-	/* VMEM: a zero reset clears only what may be nonzero */
-	if (m->vmem_hw > m->vmem_dirty)
-		m->vmem_dirty = m->vmem_hw;
-	fill(m->vmem, w ? m->mp->vmem_bytes : m->vmem_dirty, w);
-	m->vmem_dirty = w ? m->mp->vmem_bytes : 0;
-	fill(m->smem, m->mp->smem_bytes, w);
+	reset_mem(m->vmem, m->mp->vmem_bytes, w, m->vmem_hw, &m->vmem_ready,
+	    &m->vmem_nz);
+	reset_mem(m->smem, m->mp->smem_bytes, w, m->smem_hw, &m->smem_ready,
+	    &m->smem_nz);
 	m->vmem_hw = m->smem_hw = 0;
 	reset_units(m);
 	free_hbm(m);
@@ -307,13 +323,41 @@ mach_sim_hbm_alloc(MachSim *m, uint64_t bytes, uint64_t fixed)
 	return addr;
 }
 
+/* Fill [*ready, hi) of a memory of size bytes with the reset pattern,
+ * a 64 KiB chunk at a time. */
+static void
+ready_to(MachSim *m, uint8_t *mem, uint64_t size, uint64_t *ready,
+    uint64_t *nz, uint64_t hi)
+{
+	uint64_t end = (hi + SIM_FILL_CHUNK - 1) / SIM_FILL_CHUNK *
+	    SIM_FILL_CHUNK;
+
+	if (end > size)
+		end = size;
+	fill(mem + *ready, end - *ready, mach_sim_poison_word(m->poison));
+	*ready = end;
+	if (end > *nz)
+		*nz = end;
+}
+
+/* Called before every VMEM or SMEM access that reaches byte hi - 1
+ * (callers have checked hi against the memory's size). */
 void
 mach_sim_touch(MachSim *m, int space, uint64_t hi)
 {
-	uint64_t *hw = space == SIM_VMEM ? &m->vmem_hw : &m->smem_hw;
-
-	if (space != SIM_HBM && hi > *hw)
-		*hw = hi;
+	if (space == SIM_VMEM) {
+		if (hi > m->vmem_ready)
+			ready_to(m, m->vmem, m->mp->vmem_bytes,
+			    &m->vmem_ready, &m->vmem_nz, hi);
+		if (hi > m->vmem_hw)
+			m->vmem_hw = hi;
+	} else if (space == SIM_SMEM) {
+		if (hi > m->smem_ready)
+			ready_to(m, m->smem, m->mp->smem_bytes,
+			    &m->smem_ready, &m->smem_nz, hi);
+		if (hi > m->smem_hw)
+			m->smem_hw = hi;
+	}
 }
 
 uint8_t *

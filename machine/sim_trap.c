@@ -162,8 +162,8 @@ record_word(MachSim *m, uint32_t base, unsigned n, char *out,
 		snprintf(out, len, "?");
 		return;
 	}
-	memcpy(&w, m->smem + a, 4);
 	mach_sim_touch(m, SIM_SMEM, a + 4);
+	memcpy(&w, m->smem + a, 4);
 	snprintf(out, len, "%d", (int)w);
 }
 

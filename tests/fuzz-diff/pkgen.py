@@ -380,11 +380,15 @@ class Gen:
         return leaf("(1 == 1)", BOOL, ())
 
     # arrays ------------------------------------------------------------
-    def leafof(self, dt, shape):
+    def leafof(self, dt, shape, exact=False):
+        """A leaf of dt and shape: an operand, a let, or an iota form;
+        exact: only values computed without an inexact operation."""
         shape = tuple(shape)
         if shape == ():
             return self.scalar(dt)
         got = self.env.find(dt, shape)
+        if exact:
+            got = [m for m in got if m().exact()]
         if got and (self.chance(0.85)):
             return self.pick(got)()
         R, C = shape if len(shape) == 2 else (1, shape[0])
@@ -400,7 +404,7 @@ class Gen:
                                 self.env.scalars)()])
             return base
         if dt == BOOL:
-            a = self.leafof(I32, shape)
+            a = self.leafof(I32, shape, exact)
             ax = self.r.randint(0, 1)
             if "iota1" in AVOID and shape[ax] == 1:
                 ax = 1 - ax
@@ -408,7 +412,7 @@ class Gen:
             return Node("({0} %s {1})" % self.pick([">=", "<", "=="]),
                         BOOL, shape, [a, b])
         if dt in FLOATS or dt == I8:
-            src = self.leafof(I32, shape)
+            src = self.leafof(I32, shape, exact)
             if dt == F32:
                 return Node("({0} as f32)", F32, shape, [src])
             if dt == I8:
@@ -429,7 +433,7 @@ class Gen:
         operation inside (for comparisons, conversions and divisors)."""
         shape = tuple(shape)
         if d <= 0 or self.chance(0.2):
-            return self.leafof(dt, shape)
+            return self.leafof(dt, shape, exact)
         if len(shape) == 2 and 1 in shape and shape != (1, 1) and \
                 dt in (F32, I32) and self.chance(0.4):
             # rows and columns are mostly reductions
@@ -443,16 +447,16 @@ class Gen:
         if dt in FLOATS:
             return self.fexpr(dt, shape, d, exact)
         if dt == I32:
-            return self.iexpr(dt, shape, d)
+            return self.iexpr(dt, shape, d, exact)
         if dt == I8:
             if self.chance(0.5):
                 return Node("({0} as i8)", I8, shape,
                             [self.expr(I32, shape, d - 1, True)])
             op = self.pick(["+", "-", "*", "&", "|", "^"])
             return Node("({0} %s {1})" % op, I8, shape,
-                        [self.expr(I8, shape, d - 1),
-                         self.expr(I8, self.side(shape), d - 1)])
-        return self.bexpr(shape, d)
+                        [self.expr(I8, shape, d - 1, exact),
+                         self.expr(I8, self.side(shape), d - 1, exact)])
+        return self.bexpr(shape, d, exact)
 
     def common(self, dt, shape, d, exact):
         """Shape-moving and selecting forms common to every dtype, or
@@ -563,7 +567,7 @@ class Gen:
         if r < 0.80 and self.allow_dot and len(shape) == 2 and \
                 shape[0] > 1 and shape[1] > 1 and not exact:
             return self.dot(dt, shape, d)
-        return self.leafof(dt, shape)
+        return self.leafof(dt, shape, exact)
 
     def dot(self, dt, shape, d):
         R, C = shape
@@ -586,13 +590,13 @@ class Gen:
             n = Node("({0} as bf16)", BF16, shape, [n])
         return n
 
-    def iexpr(self, dt, shape, d):
+    def iexpr(self, dt, shape, d, exact=False):
         c = self.common(dt, shape, d, True)
         if c is not None:
             return c
         r = self.r.random()
-        a = lambda: self.expr(I32, shape, d - 1)
-        b = lambda: self.expr(I32, self.side(shape), d - 1)
+        a = lambda: self.expr(I32, shape, d - 1, exact)
+        b = lambda: self.expr(I32, self.side(shape), d - 1, exact)
         if r < 0.35:
             op = self.pick(["+", "-", "*", "&", "|", "^"])
             return Node("({0} %s {1})" % op, I32, shape, [a(), b()])
@@ -613,18 +617,18 @@ class Gen:
             src = self.pick([F32, BF16, I8, BOOL])
             if src == BOOL:
                 return Node("where({0}, 1, 0)", I32, shape,
-                            [self.expr(BOOL, shape, d - 1)])
+                            [self.expr(BOOL, shape, d - 1, exact)])
             return Node("({0} as i32)", I32, shape,
                         [self.expr(src, shape, d - 1, True)])
-        return self.leafof(I32, shape)
+        return self.leafof(I32, shape, exact)
 
-    def bexpr(self, shape, d):
+    def bexpr(self, shape, d, exact=False):
         r = self.r.random()
         if r < 0.1:
             return Node("where({0}, {1}, {2})", BOOL, shape,
-                        [self.expr(BOOL, shape, d - 1),
-                         self.expr(BOOL, shape, d - 1),
-                         self.expr(BOOL, self.side(shape), d - 1)])
+                        [self.expr(BOOL, shape, d - 1, exact),
+                         self.expr(BOOL, shape, d - 1, exact),
+                         self.expr(BOOL, self.side(shape), d - 1, exact)])
         if r < 0.55:
             dt = self.pick([F32, I32, I32, BF16])
             op = self.pick(["<", "<=", ">", ">=", "==", "!="])
@@ -634,12 +638,12 @@ class Gen:
         if r < 0.75:
             op = self.pick(["&&", "||", "&", "|", "^"])
             return Node("({0} %s {1})" % op, BOOL, shape,
-                        [self.expr(BOOL, shape, d - 1),
-                         self.expr(BOOL, self.side(shape), d - 1)])
+                        [self.expr(BOOL, shape, d - 1, exact),
+                         self.expr(BOOL, self.side(shape), d - 1, exact)])
         if r < 0.85:
             return Node("(!{0})", BOOL, shape,
-                        [self.expr(BOOL, shape, d - 1)])
-        return self.leafof(BOOL, shape)
+                        [self.expr(BOOL, shape, d - 1, exact)])
+        return self.leafof(BOOL, shape, exact)
 
 
 # ---------------------------------------------------------------- kernel

@@ -435,23 +435,27 @@ START_TEST(test_poison)
 	T t;
 	uint64_t h;
 
+	/* v3: past the first lazily filled chunk of VMEM */
 	open_small(&t, " smovi s1, 0\n vld v1, [s1 + 4096] ; sld s2, [s1 + 8]\n"
-	    " halt");
+	    " vld v3, [s1 + 196608]\n halt");
 	mach_sim_reset(t.m, PALLAS_POISON_NAN);
 	h = mach_sim_hbm_alloc(t.m, 64, MACH_NOADDR);
 	ck_assert_int_eq(t_run(&t), 0);
 	ck_assert_uint_eq(vreg(&t, 1)[0].u, 0x7fc00000u);
 	ck_assert(isnan(vreg(&t, 1)[77].f));
+	ck_assert_uint_eq(vreg(&t, 3)[3].u, 0x7fc00000u);
 	ck_assert_uint_eq(t.m->s[2], 0x7fc00000u);
 	ck_assert_uint_eq(*(uint32_t *)(void *)mach_sim_hbm(t.m, h, 4),
 	    0x7fc00000u);
 	mach_sim_reset(t.m, PALLAS_POISON_INT);
 	ck_assert_int_eq(t_run(&t), 0);
 	ck_assert_uint_eq(vreg(&t, 1)[5].u, 0x80000000u);
+	ck_assert_uint_eq(vreg(&t, 3)[5].u, 0x80000000u);
 	ck_assert_uint_eq(t.m->s[2], 0x80000000u);
 	mach_sim_reset(t.m, PALLAS_POISON_NONE);	/* back to zeros */
 	ck_assert_int_eq(t_run(&t), 0);
 	ck_assert_uint_eq(vreg(&t, 1)[5].u, 0);
+	ck_assert_uint_eq(vreg(&t, 3)[5].u, 0);
 	ck_assert_uint_eq(t.m->s[2], 0);
 	t_close(&t);
 }
