@@ -119,6 +119,7 @@ allocate(TFunc *f, const CKernel *k, const MosaicPlan *p, Diag *d,
 		}
 	}
 	f->vmem_bytes = al->vmem_used;
+	f->vmem_limit = al->vmem_limit;
 	f->smem_bytes = al->smem_used;
 	return 0;
 }

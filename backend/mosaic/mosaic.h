@@ -287,6 +287,7 @@ typedef struct TFunc {
 	VEC(TFlag) flag;
 	VEC(int) cur;		/* builder: stack of open blocks */
 	int64_t vmem_bytes, smem_bytes;	/* allocation totals (0 before) */
+	int64_t vmem_limit;	/* the kernel's vmem_limit or the preset's */
 	Loc loc;		/* builder: stamped on each new op (a statement) */
 } TFunc;
 

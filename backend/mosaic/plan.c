@@ -81,22 +81,6 @@ table(void *ctx, int op, const int64_t *idx, int64_t *v)
 	return 0;
 }
 
-/* Depends on a grid axis of more than one point (structurally). */
-static int
-uses_axis(const CKernel *k, const CExpr *e)
-{
-	int i;
-
-	if (!e)
-		return 0;
-	if (e->op == CX_AXIS && k->axis[e->u.axis].extent > 1)
-		return 1;
-	for (i = 0; i < e->n; i++)
-		if (uses_axis(k, e->arg[i]))
-			return 1;
-	return 0;
-}
-
 static int
 windowed(const COperand *o)
 {
@@ -248,45 +232,6 @@ all_known(int rank)
 	return (uint8_t)((1u << rank) - 1);
 }
 
-/*
- * Is op's index the same at every step, whatever the tables hold?
- * Exact over the grid when it is small enough, else structural.
- */
-static int
-constant_index(Pl *P, int op)
-{
-	const COperand *o = &P->k->op[op];
-	int64_t *pt = P->pt, first[SEMA_MAXRANK], v;
-	int d, at_first = 1;
-
-	if (!o->map)
-		return 1;
-	for (d = 0; d < o->shape.rank; d++)
-		if (sema_reads_table(o->map[d]))
-			return 0;
-	if (P->p->nstep > PLAN_MAX_STEPS) {
-		for (d = 0; d < o->shape.rank; d++)
-			if (uses_axis(P->k, o->map[d]))
-				return 0;
-		return 1;
-	}
-	memset(pt, 0, sizeof *pt * (size_t)(P->k->naxis + 1));
-	do {
-		for (d = 0; d < o->shape.rank; d++) {
-			v = 0;
-			if (o->map[d] && sema_eval_int(P->k, o->map[d], pt,
-			    NULL, NULL, NULL, &v))
-				return 0;
-			if (at_first)
-				first[d] = v;
-			else if (v != first[d])
-				return 0;
-		}
-		at_first = 0;
-	} while (next_point(P->k, pt));
-	return 1;
-}
-
 static void
 setup_keys(Pl *P, int op)
 {
@@ -335,8 +280,8 @@ setup_ops(Pl *P)
 			continue;
 		for (d = 0; d < o->shape.rank; d++)
 			po->dynamic |= o->map && sema_reads_table(o->map[d]);
-		po->constant = constant_index(P, i);
-		po->nbuf = o->buffers == 1 || po->constant ? 1 : 2;
+		po->constant = sema_map_constant(k, o);
+		po->nbuf = sema_block_slots(k, o);
 		if (o->role == ROLE_OUT)
 			setup_keys(P, i);
 	}

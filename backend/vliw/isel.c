@@ -849,6 +849,7 @@ vliw_isel(const TFunc *tf, const MachPreset *mp, Diag *d, Arena *a)
 	add(I, OP_HALT, 0, 0, 0, 0);
 	operands(I);
 	I->f->vmem_base = tf->vmem_bytes;	/* the spill areas go above */
+	I->f->vmem_limit = tf->vmem_limit;
 	I->f->smem_base = I->desc_base + 64 * (int64_t)I->ndesc;
 	return I->f;
 }

@@ -81,8 +81,8 @@ vliw_mem_table(Buf *b, const TFunc *tf, const LFunc *lf)
 		    sused - s - lf->spill_smem);
 	if (lf->spill_smem)
 		row(b, "(spill)", "internal", "smem", "-", 1, lf->spill_smem);
-	buf_printf(b, "    vmem %lld of %llu bytes\n", (long long)vused,
-	    (unsigned long long)mp->vmem_bytes);
+	buf_printf(b, "    vmem %lld of %lld bytes\n", (long long)vused,
+	    (long long)vliw_vmem_limit(lf));
 	buf_printf(b, "    smem %lld of %llu bytes\n", (long long)sused,
 	    (unsigned long long)mp->smem_bytes);
 }

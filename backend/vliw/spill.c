@@ -30,11 +30,12 @@
  *             predicate  store  smovi s, 0; (t) smovi s, 1; sst s, [b + a]
  *                        reload smovi s, 0; sld s, [s + a];
  *                               scmpi.ne t, s, 0
- * Limits:   the VMEM area ends within the preset's vmem_bytes and the
- *           SMEM one within smem_bytes; otherwise an error names the
- *           kernel, the class that ran out and the sizes.
+ * Limits:   the VMEM area ends within the kernel's vmem_limit (or the
+ *           preset's vmem_bytes: vliw_vmem_limit) and the SMEM one
+ *           within smem_bytes; otherwise an error names the kernel, the
+ *           class that ran out and the sizes.
  * Entry:    vliw_spill(LFunc *, char *const victim[NLCLASS], Diag *);
- *           vliw_spill_note (the -S comment).
+ *           vliw_spill_note (the -S comment); vliw_vmem_limit.
  * Tests:    tests/unit/check_spill.c
  */
 #include <string.h>
@@ -283,7 +284,7 @@ slots(Sp *P, LClass c, Diag *d)
 	int64_t *base = vec ? &f->spill_vaddr : &f->spill_saddr;
 	int64_t *used = vec ? &f->spill_vmem : &f->spill_smem;
 	int64_t from = vec ? f->vmem_base : f->smem_base;
-	int64_t lim = (int64_t)(vec ? mp->vmem_bytes : mp->smem_bytes);
+	int64_t lim = vec ? vliw_vmem_limit(f) : (int64_t)mp->smem_bytes;
 
 	P->nold[c] = f->nreg[c];
 	P->slot[c] = arena_alloc(f->arena, sizeof(int64_t) *
@@ -301,11 +302,14 @@ slots(Sp *P, LClass c, Diag *d)
 			diag_error(d, f->loc, "kernel '%s' needs more than %d "
 			    "%s registers at once, and its %s spill area "
 			    "(%lld bytes after the kernel's %lld) does not fit "
-			    "in the %lld bytes of preset '%s'", f->name,
+			    "in the %lld bytes of %s", f->name,
 			    c == LC_V ? mp->nvreg : c == LC_M ? mp->nmreg :
 			    c == LC_S ? mp->nsreg : mp->npreg - 1, cname[c],
 			    vec ? "VMEM" : "SMEM", (long long)*used,
-			    (long long)from, (long long)lim, mp->name);
+			    (long long)from, (long long)lim,
+			    vec && lim < (int64_t)mp->vmem_bytes ?
+			    "its vmem_limit" : arena_printf(f->arena,
+			    "preset '%s'", mp->name));
 			return -1;
 		}
 	}
@@ -329,6 +333,14 @@ vliw_spill(LFunc *f, char *const victim[NLCLASS], Diag *d)
 	return 0;
 }
 
+int64_t
+vliw_vmem_limit(const LFunc *f)
+{
+	int64_t v = (int64_t)f->mp->vmem_bytes;
+
+	return f->vmem_limit > 0 && f->vmem_limit < v ? f->vmem_limit : v;
+}
+
 void
 vliw_spill_note(Buf *out, const LFunc *f)
 {
@@ -339,8 +351,8 @@ vliw_spill_note(Buf *out, const LFunc *f)
 		buf_printf(out, " + spill %lld at %lld (%d vector, %d mask)",
 		    (long long)f->spill_vmem, (long long)f->spill_vaddr,
 		    f->nspill[LC_V], f->nspill[LC_M]);
-	buf_printf(out, " of %llu bytes; SMEM %lld",
-	    (unsigned long long)mp->vmem_bytes, (long long)f->smem_base);
+	buf_printf(out, " of %lld bytes; SMEM %lld",
+	    (long long)vliw_vmem_limit(f), (long long)f->smem_base);
 	if (f->spill_smem)
 		buf_printf(out, " + spill %lld at %lld (%d scalar, %d "
 		    "predicate)", (long long)f->spill_smem,

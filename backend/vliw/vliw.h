@@ -89,6 +89,9 @@ typedef struct LFunc {
 	/* Memory below the spill area (vliw_compile sets them from the
 	   allocation and isel's DMA descriptors; 0 for hand-built LLO). */
 	int64_t vmem_base, smem_base;
+	/* The VMEM the kernel may use: its vmem_limit or the preset's
+	   (0: the preset's). */
+	int64_t vmem_limit;
 	/* The spill area (vliw_regalloc): start and bytes in VMEM (vector
 	   and mask registers, one vreg each) and SMEM (scalars and
 	   predicates, one word each); registers spilled per class. */
@@ -251,6 +254,9 @@ int vliw_spill(LFunc *f, char *const victim[NLCLASS], Diag *d);
 /* Appends a comment line ("# ...") giving f's memory use and its spill
    area, for the -S text. */
 void vliw_spill_note(Buf *out, const LFunc *f);
+/* The VMEM f may use, spill area included: its kernel's vmem_limit, or
+   the preset's VMEM. */
+int64_t vliw_vmem_limit(const LFunc *f);
 
 /* ----------------------------------------------------------- emit.c */
 /* Builds the program of the scheduled, allocated functions f[0..n): one

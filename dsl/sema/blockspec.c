@@ -7,7 +7,9 @@
  * counterexample.  Maps that read SMEM tables are left to a run-time
  * check (COperand.runtime_check).
  *
- * Gives:    blockspec_shape(), blockspec_map(), blockspec_check_maps().
+ * Gives:    blockspec_shape(), blockspec_map(), blockspec_check_maps(),
+ *           sema_map_constant() and sema_block_slots() (checked.h: the
+ *           buffer count both the budget and the backend's plan use).
  * Tests:    tests/diag/sema-block-*.pk, sema-map-*.pk, check_sema.c
  */
 #include <string.h>
@@ -152,6 +154,65 @@ sema_reads_table(const CExpr *e)
 		if (sema_reads_table(e->arg[i]))
 			return 1;
 	return 0;
+}
+
+static int
+uses_axis(const CKernel *k, const CExpr *e)
+{
+	int i;
+
+	if (!e)
+		return 0;
+	if (e->op == CX_AXIS && k->axis[e->u.axis].extent > 1)
+		return 1;
+	for (i = 0; i < e->n; i++)
+		if (uses_axis(k, e->arg[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * Is o's block the same at every step, whatever the tables hold?
+ * Exact over grids of up to SEMA_CONST_STEPS points, else structural
+ * (no map names an axis of more than one step).
+ */
+int
+sema_map_constant(const CKernel *k, const COperand *o)
+{
+	int64_t pt[SEMA_MAXRANK + 1] = {0}, first[SEMA_MAXRANK], v;
+	int d, at_first = 1;
+
+	if (!o->map)
+		return 1;
+	for (d = 0; d < o->shape.rank; d++)
+		if (sema_reads_table(o->map[d]))
+			return 0;
+	if (grid_size(k) > SEMA_CONST_STEPS || k->naxis > SEMA_MAXRANK) {
+		for (d = 0; d < o->shape.rank; d++)
+			if (uses_axis(k, o->map[d]))
+				return 0;
+		return 1;
+	}
+	do {
+		for (d = 0; d < o->shape.rank; d++) {
+			v = 0;
+			if (o->map[d] && sema_eval_int(k, o->map[d], pt, NULL,
+			    NULL, NULL, &v))
+				return 0;
+			if (at_first)
+				first[d] = v;
+			else if (v != first[d])
+				return 0;
+		}
+		at_first = 0;
+	} while (grid_next(k, pt));
+	return 1;
+}
+
+int
+sema_block_slots(const CKernel *k, const COperand *o)
+{
+	return o->buffers == 1 || sema_map_constant(k, o) ? 1 : 2;
 }
 
 void

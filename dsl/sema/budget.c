@@ -1,11 +1,20 @@
 /*
  * budget.c - memory budgets.  VMEM use = sum over pipelined VMEM blocks
- * of (tile-padded block bytes x buffers) + VMEM scratch + a reserve for
- * compiler temporaries (1/16 of the limit); it must fit the kernel's
- * vmem_limit or the preset's VMEM.  SMEM tables, SMEM blocks and SMEM
- * scratch must fit SMEM.  The per-operand table is kept in the checked
- * kernel (--emit=sema prints it); on failure it is printed as notes with
- * the largest blocks that would fit.
+ * of (tile-padded block bytes x block slots: sema_block_slots, one for
+ * a block that is the same at every step) + VMEM scratch: what both
+ * interpret mode and the compiled path allocate, so a kernel over it
+ * fits neither; it must fit the kernel's vmem_limit or the preset's
+ * VMEM.  SMEM tables, SMEM blocks and SMEM scratch must fit SMEM.  The
+ * per-operand table is kept in the checked kernel (--emit=sema prints
+ * it); on failure it is printed as notes with the largest blocks that
+ * would fit.
+ *
+ * What the compiled path allocates on top (homes of large values,
+ * chunk buffers, spill areas, pipeline state) is known only to the
+ * backend: its table (backend/vliw/memtable.c) is the compiled budget,
+ * checked by the allocation itself when the checks compile the kernel
+ * (pallasc -fsyntax-only), never estimated here, so the two cannot
+ * disagree: this figure is a lower bound of the backend's.
  *
  * A kernel instance's HBM use = its operands' dense bytes laid out as
  * the runtime places them (mach_hbm_span); it must fit the preset's HBM
@@ -20,8 +29,6 @@
 #include <string.h>
 
 #include "dsl/sema/sema.h"
-
-#define RESERVE_DIV 16
 
 static void
 row(Sema *S, CKernel *k, const char *name, const char *what, MemSpace m,
@@ -45,7 +52,8 @@ role_name(OpRole r)
 	return r == ROLE_IN ? "in" : r == ROLE_OUT ? "out" : "smem table";
 }
 
-/* VMEM use with the given blocks and buffer counts (NULL: the kernel's). */
+/* VMEM use with the given blocks and buffer counts (NULL: the kernel's;
+ * its block slots are sema_block_slots'). */
 int64_t
 budget_vmem(const MachPreset *mp, const CKernel *k, const Shape *blocks,
     const int *buffers)
@@ -58,7 +66,8 @@ budget_vmem(const MachPreset *mp, const CKernel *k, const Shape *blocks,
 		if (!o->blocked || o->mem != MEM_VMEM)
 			continue;
 		sum += shape_tile_bytes(mp, o->dtype, blocks ? &blocks[i] :
-		    &o->block) * (buffers ? buffers[i] : o->buffers);
+		    &o->block) * (buffers ? buffers[i] :
+		    sema_block_slots(k, o));
 	}
 	for (i = 0; i < k->nscratch; i++)
 		if (k->scratch[i].mem == MEM_VMEM)
@@ -120,7 +129,8 @@ budget_suggest(const MachPreset *mp, const CKernel *k, int64_t limit,
 
 	for (i = 0; i < k->nop; i++) {
 		blocks[i] = k->op[i].block;
-		buffers[i] = k->op[i].buffers;
+		buffers[i] = k->op[i].blocked ?
+		    sema_block_slots(k, &k->op[i]) : k->op[i].buffers;
 	}
 	for (guard = 0; guard < 4096; guard++) {
 		if (budget_vmem(mp, k, blocks, buffers) <= limit)
@@ -221,7 +231,7 @@ suggest(Sema *S, CKernel *k, int64_t limit)
 	}
 	buf_putc(&t, 0);
 	se_note(S, k->loc, "the largest blocks that fit: %s (%s)", t.p,
-	    human(S, budget_vmem(S->mp, k, b, n) + limit / RESERVE_DIV));
+	    human(S, budget_vmem(S->mp, k, b, n)));
 	buf_free(&t);
 }
 
@@ -241,8 +251,7 @@ vmem(Sema *S, CKernel *k)
 	if (limit > (int64_t)S->mp->vmem_bytes)
 		limit = (int64_t)S->mp->vmem_bytes;
 	B->vmem_limit = limit;
-	B->vmem_reserve = limit / RESERVE_DIV;
-	B->vmem_used = budget_vmem(S->mp, k, NULL, NULL) + B->vmem_reserve;
+	B->vmem_used = budget_vmem(S->mp, k, NULL, NULL);
 	if (B->vmem_used <= limit || S->quiet_budget)
 		return;
 	se_error(S, k->loc, "kernel '%s' needs %s of VMEM but %s has %s",
@@ -251,7 +260,7 @@ vmem(Sema *S, CKernel *k)
 	    human(S, limit));
 	export_note(S);
 	table_notes(S, k, MEM_VMEM);
-	suggest(S, k, limit - B->vmem_reserve);
+	suggest(S, k, limit);
 }
 
 static void
@@ -274,7 +283,7 @@ smem(Sema *S, CKernel *k)
 void
 budget_check(Sema *S, CKernel *k)
 {
-	int i;
+	int i, nb;
 
 	k->budget.row.n = 0;
 	k->budget.smem_used = 0;
@@ -290,10 +299,11 @@ budget_check(Sema *S, CKernel *k)
 			o->buffers = 1;
 			o->block_bytes = shape_numel(&o->shape) * 4;
 		}
+		nb = o->blocked ? sema_block_slots(k, o) : o->buffers;
 		row(S, k, o->name, role_name(o->role), o->mem, o->dtype,
-		    &o->block, o->buffers, o->block_bytes * o->buffers);
+		    &o->block, nb, o->block_bytes * nb);
 		if (o->mem == MEM_SMEM)
-			k->budget.smem_used += o->block_bytes * o->buffers;
+			k->budget.smem_used += o->block_bytes * nb;
 	}
 	for (i = 0; i < k->nscratch; i++) {
 		CScratch *c = &k->scratch[i];
@@ -303,9 +313,6 @@ budget_check(Sema *S, CKernel *k)
 			k->budget.smem_used += c->bytes;
 	}
 	vmem(S, k);
-	row(S, k, "(reserve)", "internal", MEM_VMEM, DT_I8,
-	    &(Shape){ 1, { k->budget.vmem_reserve } }, 1,
-	    k->budget.vmem_reserve);
 	smem(S, k);
 }
 

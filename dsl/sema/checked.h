@@ -282,7 +282,7 @@ typedef struct CBudgetRow {
 
 typedef struct CBudget {
 	VEC(CBudgetRow) row;
-	int64_t vmem_used, vmem_limit, vmem_reserve;
+	int64_t vmem_used, vmem_limit;
 	int64_t smem_used, smem_limit;
 } CBudget;
 
@@ -402,6 +402,18 @@ int64_t sema_param(const CKernel *k, const char *name);
 
 /* Does an index-map expression read an SMEM table (a CX_LOAD)? */
 int sema_reads_table(const CExpr *e);
+
+/*
+ * Is blocked operand o's block the same at every grid step whatever the
+ * tables hold?  Exact over grids of up to SEMA_CONST_STEPS points, else
+ * structural.  sema_block_slots: the block slots o gets in VMEM (or
+ * SMEM): 1 when it asks for 'buffers 1' or its block is constant, else
+ * 2 (double buffering).  The checks' budget and the compiled path's
+ * allocation both count slots with it.
+ */
+#define SEMA_CONST_STEPS 65536
+int sema_map_constant(const CKernel *k, const COperand *o);
+int sema_block_slots(const CKernel *k, const COperand *o);
 
 /*
  * The first element of operand op's block on each dimension at grid

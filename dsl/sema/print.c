@@ -287,9 +287,8 @@ budget(P *p, const CBudget *B)
 		    (long long)r->bytes);
 		buf_free(&t);
 	}
-	buf_printf(p->b, "    vmem %lld of %lld bytes (reserve %lld)\n",
-	    (long long)B->vmem_used, (long long)B->vmem_limit,
-	    (long long)B->vmem_reserve);
+	buf_printf(p->b, "    vmem %lld of %lld bytes\n",
+	    (long long)B->vmem_used, (long long)B->vmem_limit);
 	buf_printf(p->b, "    smem %lld of %lld bytes\n",
 	    (long long)B->smem_used, (long long)B->smem_limit);
 }

@@ -5,7 +5,9 @@
 # simulator check on) on the small and v4 presets, and the run's VMEM
 # and SMEM high water (the highest byte touched + 1) must be at most what
 # the program declares for the export (the backend's allocation with
-# its spill areas; pallasc -S prints the same figures).  The fuzzer's
+# its spill areas; pallasc -S prints the same figures), and the
+# checks' own table (blocks and scratch) must be at most the backend's
+# VMEM total (--emit=sema prints both).  The fuzzer's
 # generated kernels get the same check in tests/fuzz-diff/pkfuzz.py.
 #
 # Inputs: pallasc's generator (random:0), SMEM tables zero, except
@@ -117,6 +119,29 @@ check() {
 	fi
 }
 
+# The checks' budget table (blocks and scratch) is a lower bound of
+# what the backend allocates: per export of --emit=sema's output in
+# $tmp/sema, the first table's VMEM total is at most the compiled one's.
+lower_bound() {
+	awk -v what="${1#"$src"/} on $2" '
+	/^export [A-Za-z_0-9]+ = kernel / { e = $2; next }
+	/^compiled [A-Za-z_0-9]+ \(/ { c = $2; next }
+	/^    vmem [0-9]+ of [0-9]+ bytes/ {
+		if (c != "") comp[c] = $2
+		else if (e != "" && !(e in sema)) sema[e] = $2
+	}
+	END {
+		for (x in comp)
+			if ((x in sema) && sema[x] + 0 > comp[x] + 0)
+				printf "%s: export %s: the checks count %d " \
+				    "bytes of VMEM, the backend %d\n",
+				    what, x, sema[x], comp[x]
+	}' "$tmp/sema" >"$tmp/lb"
+	while read -r line; do
+		bad "$line"
+	done <"$tmp/lb"
+}
+
 for f in "$src"/kernels/*/*.pk "$src"/tests/e2e/*.pk \
     "$src"/tests/contract/*.pk "$src"/tests/fuzz-diff/cases/*.pk; do
 	[ -f "$f" ] || continue
@@ -130,6 +155,7 @@ for f in "$src"/kernels/*/*.pk "$src"/tests/e2e/*.pk \
 		fi
 		sed -n 's/^export \([A-Za-z_0-9]*\) = \([a-z]*\) .*/\1 \2/p' \
 		    "$tmp/sema" >"$tmp/exports"
+		lower_bound "$f" "$p"
 		while read -r e kind; do
 			if [ "$kind" != kernel ]; then
 				skip=$((skip + 1))
