@@ -466,13 +466,13 @@ cmp_of(CxOp op, TCmp *c)
 
 /*
  * A cast in an index map, as sema_eval_int() computes it: every integer
- * is an i32 (an i8 table entry sign-extended), a cast to i8 keeps the
- * low byte, one to bool compares with 0, a bool becomes 0 or 1.
+ * is an i32 (an i8 table entry sign-extended), a cast to i8 saturates
+ * (as in bodies), one to bool compares with 0, a bool becomes 0 or 1.
  */
 static TRef
 map_cast(Pe *P, const CExpr *e, TRef v)
 {
-	TRef args[3], k24;
+	TRef args[3];
 	TVal ty = tile_scalar_type(DT_I32);
 
 	if (tile_val(P->f, v)->dtype == DT_BOOL) {
@@ -487,9 +487,8 @@ map_cast(Pe *P, const CExpr *e, TRef v)
 		return tile_cmp(P->f, TC_NE, v, ci(P, 0));
 	if (e->dtype != DT_I8)
 		return v;
-	k24 = ci(P, 24);
-	return tile_binop(P->f, TOP_SHR, tile_binop(P->f, TOP_SHL, v, k24),
-	    k24);
+	return tile_binop(P->f, TOP_MIN, tile_binop(P->f, TOP_MAX, v,
+	    ci(P, -128)), ci(P, 127));
 }
 
 /* An index-map expression as i32 (or bool) scalars. */

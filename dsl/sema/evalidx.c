@@ -135,8 +135,9 @@ ev_unary(const Ev *E, const CExpr *e, int64_t *v)
 		if (!dtype_is_int(e->arg[0]->dtype) &&
 		    e->arg[0]->dtype != DT_BOOL)
 			return SEMA_EVAL_UNKNOWN;
+		/* to i8 saturates, as in bodies */
 		*v = e->dtype == DT_BOOL ? a != 0 : e->dtype == DT_I8 ?
-		    (int64_t)(int8_t)(uint8_t)(uint64_t)a : wrap32(a);
+		    (a < -128 ? -128 : a > 127 ? 127 : a) : wrap32(a);
 		break;
 	default:
 		return SEMA_EVAL_UNKNOWN;
