@@ -9,7 +9,10 @@
  * stores whole word rows; a view starting half-way into a tile (row
  * start S mod 2S, static or dynamic) shifts the halves (vshr / vshl by
  * 16, a vreg of shift counts when dynamic); a view of at most the rest
- * of a half (a row of a packed tile) starts at its word row.  A view
+ * of a half (a row of a packed tile) starts at its word row; a static
+ * view that starts inside a half and leaves it combines, per sublane
+ * range, the word rows of two tiles shifted by halves (cross_load,
+ * cross_store: stores merge into the parts they do not write).  A view
  * whose first column is inside a lane tile is realigned by xlu.rot
  * (loads: two rotated tiles and a vsel; stores: lane masks).  Stores
  * that cover part of a word (one half) read, merge and write the words
@@ -23,8 +26,9 @@
  * i8 vregs and VMEM tiles are packed the same way by bytes: (4S, L)
  * elements, row g * S + i in byte g of word row i.  Accesses load and
  * store whole word rows (partial tiles merge their bytes); a view of at
- * most S rows starting at group g shifts by 8g bits; views inside a
- * group and at any column are as bf16's; converts to i8 saturate
+ * most S rows starting at group g shifts by 8g bits, a static one of
+ * more, or one crossing groups, is as bf16's crossing views; views
+ * inside a group and at any column are as bf16's; converts to i8 saturate
  * (vmin / vmax) and pack four vregs' low bytes, from i8 sign-extend a
  * byte (vshl, vsra).
  */
@@ -124,9 +128,9 @@ address(Isel *I, VAcc *a, Pk *k)
 		q.dyn[rr] = 0;
 	}
 	if (k->dyn && k->w && k->w + a->R > a->S)
-		return unsupported(I, arena_printf(I->a, "a %s view at a "
-		    "dynamic row that starts inside a sublane group and "
-		    "leaves it", dtype_name(a->t->dtype)));
+		return unsupported(I, arena_printf(I->a, "a %s view that "
+		    "starts inside a sublane group and leaves it",
+		    dtype_name(a->t->dtype)));
 	k->cross = !k->dyn && ((k->w && k->w + a->R > a->S) ||
 	    (a->pack > 2 && k->part && a->R > a->S && !in_tile(a, k)));
 	a->base = isel_address(I, &q, &a->imm);

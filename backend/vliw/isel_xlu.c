@@ -29,6 +29,9 @@
  *   vtranspose:          L x L blocks through xlu.xpose / xlu.xpose.end.
  *   transpose in memory: the same, vld / vst per tile.
  *   rollm in memory:     the roll above per output tile, vld / vst.
+ *   packed (i8, bf16) in memory: a row group is a part of its tile's
+ *                        words (loaded: shifted down); the stored
+ *                        groups of a tile are packed into its words.
  * Not lowered (reported): extract (the machine has no vector-to-scalar
  * path but a DMA round trip through HBM), dynamic shifts along sizes
  * that are not powers of two and dynamic rolls in memory, rolls along
@@ -684,9 +687,8 @@ packed_ref(Isel *I, const Ref *r, MView *m)
 	m->g0 = q->start[rr] % T / I->mp->sublanes;
 	q->start[rr] -= q->start[rr] % T;
 	if (q->dyn[rr] && q->mult[rr] % T)
-		return unsupported(I, "a transpose or roll in memory of a "
-		    "packed view at a dynamic row that is not a multiple of "
-		    "its tile"), NULL;
+		return unsupported(I, "a transpose or roll in memory of a view "
+		    "that is not tile aligned"), NULL;
 	return q;
 }
 
@@ -705,10 +707,11 @@ mview(Isel *I, TRef ref, MView *m)
 	m->pack = dtype_packing(t);
 	m->ptile = -1;
 	rk = r->rank;
-	/* bool is a 0/1 word in VMEM */
+	/* sema keeps these in VMEM (as homes when read from SMEM); bool is
+	   a 0/1 word there */
 	if (r->space != TS_VMEM || rk < 2)
-		return unsupported(I, "a transpose or roll in memory of views "
-		    "that are not matrices in VMEM");
+		bug("vliw: isel_xlu: a transpose or roll in memory of a "
+		    "rank-%d view outside VMEM", rk);
 	if (r->start[rk - 2] % S || r->start[rk - 1] % L ||
 	    (r->dyn[rk - 1] && r->mult[rk - 1] % L))
 		return unsupported(I, "a transpose or roll in memory of a view "
@@ -795,7 +798,8 @@ packed_flush(Isel *I, MView *m)
 		if (g < m->pack - 1)
 			x = vop(I, OP_VAND, x, isel_vimm(I, (1u << wb) - 1));
 		if (g)
-			x = vop(I, OP_VSHL, x, isel_vimm(I, (uint32_t)(g * wb)));
+			x = vop(I, OP_VSHL, x, isel_vimm(I,
+			    (uint32_t)(g * wb)));
 		data = data ? vop(I, OP_VOR, data, x) : x;
 		x = isel_vimm(I, bits);
 		if (rows < S) {
