@@ -356,21 +356,15 @@ shift_parts(Isel *I, const VAcc *a, int v, int d)
 	return op2(I, d > 0 ? OP_VSHL : OP_VSHR, v, cst(I, bits));
 }
 
-/* Sublane mask register of [lo, hi). */
+/* Mask register of the sublanes below n. */
 static int
-sub_range(Isel *I, int lo, int hi)
+sub_below(Isel *I, int n)
 {
-	int io = vreg(I), m = llo_new_reg(I->f, LC_M), t, d;
+	int io = vreg(I), m = llo_new_reg(I->f, LC_M);
 
 	add(I, OP_VIOTAS, io, 0, 0, 0);
-	add(I, OP_VCMPLTI, m, io, cst(I, (uint32_t)hi), 0);
-	if (lo <= 0)
-		return m;
-	t = llo_new_reg(I->f, LC_M);
-	add(I, OP_VCMPGEI, t, io, cst(I, (uint32_t)lo), 0);
-	d = llo_new_reg(I->f, LC_M);
-	add(I, OP_MAND, d, m, t, 0);
-	return d;
+	add(I, OP_VCMPLTI, m, io, cst(I, (uint32_t)n), 0);
+	return m;
 }
 
 /* The vld or vst of term t's sublanes 'mask' at delta (the vreg's first
@@ -419,7 +413,7 @@ cross_load(Isel *I, const VAcc *a, const Pk *k, int64_t delta, int64_t n)
 	if (!r[0])
 		return r[1];
 	x = vreg(I);
-	add(I, OP_VSEL, x, r[0], r[1], sub_range(I, 0, (int)(a->S - k->w)));
+	add(I, OP_VSEL, x, r[0], r[1], sub_below(I, (int)(a->S - k->w)));
 	return x;
 }
 
@@ -455,7 +449,7 @@ cross_store(Isel *I, const VAcc *a, const Pk *k, int64_t delta, int64_t n,
 			}
 			x = vreg(I);
 			add(I, OP_VSEL, x, cst(I, bits), cst(I, 0),
-			    sub_range(I, 0, (int)lim));
+			    sub_below(I, (int)lim));
 			wr = wr ? op2(I, OP_VOR, wr, x) : x;
 		}
 		if (!mask)
