@@ -56,7 +56,9 @@
  *    (row groups, or row segments of the widths' gcd), positions from
  *    div/mod of the flat index.
  *  - Vector loads and stores of SMEM: element loops of sload/sstore; the
- *    vector side is a VMEM home accessed one element at a time.
+ *    vector side is a VMEM home accessed one element at a time (rank-1
+ *    loads: a lane tile of a [1, n] home at a time, the element's lane
+ *    selected).
  *  - Not lowered (reported as errors): dots of rank-1 or mixed-rank
  *    operands (sema rejects them first), func-only expressions.
  */

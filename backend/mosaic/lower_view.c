@@ -323,18 +323,102 @@ sstore_fn(L *l, const TIdx *idx, const TRef *dyn, void *arg)
 	ml_access(l, TOP_SSTORE, w->smem, x, idx, dyn, 1, NULL);
 }
 
+/* lane c of the [1, w] chunk of home at column col (dynamic jt * L
+   when jt is set) := the SMEM element c of the same column: the chunk's
+   words where iota == c replaced (a single element at a dynamic lane is
+   not addressable). */
+static void
+row_lane(L *l, TRef smem, TRef home, int64_t col, TRef jt, int64_t w,
+    TRef c)
+{
+	DType dt = tile_val(l->f, home)->dtype, wd = ml_wide_dt(dt);
+	Shape cs = { 2, { 1, w } };
+	TIdx hi[2], si[1];
+	TRef hd[2] = { TNONE, TNONE }, sd[1], a[3];
+	TVal t = ml_vec_type(l, dt, &cs, TL_NATIVE);
+	TVal b = ml_vec_type(l, DT_BOOL, &cs, TL_NATIVE);
+	int64_t nl = l->f->preset->lanes;
+	int opi;
+
+	ml_whole(hi, hd, &cs);
+	hi[1].start = col;
+	if (jt != TNONE) {
+		hd[1] = tile_binop(l->f, TOP_MUL, jt, tile_const_i32(l->f, nl));
+		hi[1].multiple = nl;
+	}
+	ml_whole(si, sd, &(Shape){ 1, { 1 } });
+	si[0].start = col;
+	sd[0] = hd[1] != TNONE ? tile_binop(l->f, TOP_ADD, hd[1], c) : c;
+	a[1] = ml_splat(l, sload(l, smem, si, sd), wd, &cs);
+	a[2] = ml_widen(l, ml_access(l, TOP_LOAD, home, TNONE, hi, hd, 0, &t));
+	t = ml_vec_type(l, DT_I32, &cs, TL_NATIVE);
+	a[0] = tile_emit(l->f, TOP_IOTA, NULL, 0, &t, &opi);
+	l->f->op.v[opi].u.axis = 1;
+	a[0] = tile_emit(l->f, TOP_CMP, (TRef[]){ a[0], ml_splat(l, c, DT_I32,
+	    &cs) }, 2, &b, &opi);
+	l->f->op.v[opi].u.cmp = TC_EQ;
+	t = ml_vec_type(l, wd, &cs, TL_NATIVE);
+	a[0] = ml_narrow(l, tile_emit(l->f, TOP_SELECT, a, 3, &t, NULL), dt);
+	ml_access(l, TOP_STORE, home, a[0], hi, hd, 0, NULL);
+}
+
+/* The lanes [col, col + w) of a row home from SMEM: a loop over them. */
+static void
+row_tile(L *l, TRef smem, TRef home, int64_t col, TRef jt, int64_t w)
+{
+	TRef c = tile_begin_for(l->f, tile_const_i32(l->f, 0),
+	    tile_const_i32(l->f, w), 1, NULL, 0);
+
+	row_lane(l, smem, home, col, jt, w, c);
+	tile_end_for(l->f, NULL);
+}
+
+/*
+ * A rank-1 vector load of an SMEM slice of i32, f32 or i8: into a [1, n]
+ * home, a lane tile at a time (a loop over the whole tiles, then the
+ * rest), each lane by row_lane(); the value is the home's row.
+ */
+static Val
+smem_load_row(L *l, TRef smem, const CExpr *e)
+{
+	Val v = { V_REF, TNONE };
+	int64_t n = e->shape.d[0], nl = l->f->preset->lanes, nf = n / nl;
+	Shape hs = { 2, { 1, n } };
+	TIdx idx[2];
+	TRef dyn[2], home, jt;
+
+	home = ml_home(l, tile_val(l->f, smem)->dtype, &hs);
+	if (nf > 1) {
+		jt = tile_begin_for(l->f, tile_const_i32(l->f, 0),
+		    tile_const_i32(l->f, nf), 1, NULL, 0);
+		row_tile(l, smem, home, 0, jt, nl);
+		tile_end_for(l->f, NULL);
+	} else if (nf == 1)
+		row_tile(l, smem, home, 0, TNONE, nl);
+	if (n % nl)
+		row_tile(l, smem, home, nf * nl, TNONE, n % nl);
+	ml_whole(idx, dyn, &hs);
+	idx[0].squeeze = 1;
+	v.r = ml_mkview(l, home, idx, dyn, 2);
+	return v;
+}
+
 /* A vector load of an SMEM slice: copied element by element into a
-   VMEM home. */
+   VMEM home (rank 1: smem_load_row()). */
 static Val
 smem_load(L *l, TRef ref, const CExpr *e)
 {
 	Val v = { V_REF, TNONE };
 	TIdx idx[SEMA_MAXRANK];
 	TRef dyn[SEMA_MAXRANK];
+	DType dt = tile_val(l->f, ref)->dtype;
 	Elem w;
 
 	memset(&w, 0, sizeof w);
 	w.smem = ml_slice_view(l, ref, &e->u.load.sl);
+	if (e->shape.rank == 1 && (dt == DT_I32 || dt == DT_F32 ||
+	    dt == DT_I8))
+		return smem_load_row(l, w.smem, e);
 	w.vmem = ml_home(l, tile_val(l->f, w.smem)->dtype, &e->shape);
 	elem_loops(l, &e->shape, 0, idx, dyn, sload_fn, &w);
 	v.r = w.vmem;

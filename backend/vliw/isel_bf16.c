@@ -9,7 +9,10 @@
  * stores whole word rows; a view starting half-way into a tile (row
  * start S mod 2S, static or dynamic) shifts the halves (vshr / vshl by
  * 16, a vreg of shift counts when dynamic); a view of at most the rest
- * of a half (a row of a packed tile) starts at its word row.  A view
+ * of a half (a row of a packed tile) starts at its word row; a static
+ * view that starts inside a half and leaves it combines, per sublane
+ * range, the word rows of two tiles shifted by halves (cross_load,
+ * cross_store: stores merge into the parts they do not write).  A view
  * whose first column is inside a lane tile is realigned by xlu.rot
  * (loads: two rotated tiles and a vsel; stores: lane masks).  Stores
  * that cover part of a word (one half) read, merge and write the words
@@ -23,8 +26,9 @@
  * i8 vregs and VMEM tiles are packed the same way by bytes: (4S, L)
  * elements, row g * S + i in byte g of word row i.  Accesses load and
  * store whole word rows (partial tiles merge their bytes); a view of at
- * most S rows starting at group g shifts by 8g bits; views inside a
- * group and at any column are as bf16's; converts to i8 saturate
+ * most S rows starting at group g shifts by 8g bits, a static one of
+ * more, or one crossing groups, is as bf16's crossing views; views
+ * inside a group and at any column are as bf16's; converts to i8 saturate
  * (vmin / vmax) and pack four vregs' low bytes, from i8 sign-extend a
  * byte (vshl, vsra).
  */
@@ -54,6 +58,16 @@ op2(Isel *I, int op, int a, int b)
 	return d;
 }
 
+/* vrot.sub: sublane i of v to sublane (i + x) % S. */
+static int
+vlit_rot(Isel *I, int v, int x)
+{
+	int d = vreg(I);
+
+	add(I, OP_VROTS, d, v, 0, 0)->x = (uint16_t)x;
+	return d;
+}
+
 static int
 log2i(int64_t x)
 {
@@ -73,7 +87,14 @@ typedef struct Pk {
 	int64_t off;		/* its first column's lane in a tile */
 	int shv;		/* a vreg of shift counts (bits of the part), 0 */
 	int dyn;		/* the part is dynamic */
+	int cross;		/* static, rows cross groups: cross_load() */
 } Pk;
+
+static int in_tile(const VAcc *a, const Pk *k);
+static int cross_load(Isel *I, const VAcc *a, const Pk *k, int64_t delta,
+    int64_t n);
+static void cross_store(Isel *I, const VAcc *a, const Pk *k, int64_t delta,
+    int64_t n, int v, int lm);
 
 /*
  * The view's address (a->base, a->imm at its first tile) and where in
@@ -93,10 +114,6 @@ address(Isel *I, VAcc *a, Pk *k)
 		return unsupported(I, arena_printf(I->a, "a rank-1 %s vector "
 		    "access", dtype_name(a->t->dtype)));
 	k->w = a->r0 % a->S;
-	if (k->w && k->w + a->R > a->S)
-		return unsupported(I, arena_printf(I->a, "a %s view that "
-		    "starts inside a sublane group and leaves it",
-		    dtype_name(a->t->dtype)));
 	k->part = a->r0 % k->T / a->S;
 	k->off = a->c0 % a->L;
 	q.start[rr] -= a->r0 % k->T;
@@ -110,6 +127,12 @@ address(Isel *I, VAcc *a, Pk *k)
 		k->dyn = 1;
 		q.dyn[rr] = 0;
 	}
+	if (k->dyn && k->w && k->w + a->R > a->S)
+		return unsupported(I, arena_printf(I->a, "a %s view that "
+		    "starts inside a sublane group and leaves it",
+		    dtype_name(a->t->dtype)));
+	k->cross = !k->dyn && ((k->w && k->w + a->R > a->S) ||
+	    (a->pack > 2 && k->part && a->R > a->S && !in_tile(a, k)));
 	a->base = isel_address(I, &q, &a->imm);
 	if (I->err)
 		return -1;
@@ -131,7 +154,7 @@ address(Isel *I, VAcc *a, Pk *k)
 		addi(I, OP_SSHLI, sh, t, log2i(bits));
 		k->shv = vreg(I);
 		add(I, OP_VBCAST, k->shv, sh, 0, 0);
-	} else if (k->part)
+	} else if (k->part && !k->cross)
 		k->shv = cst(I, (uint32_t)(k->part * bits));
 	if (!a->base)
 		a->base = I->zero;
@@ -196,6 +219,8 @@ load_one(Isel *I, const VAcc *a, const Pk *k, int64_t delta, int64_t n)
 {
 	int lo, hi;
 
+	if (k->cross)
+		return cross_load(I, a, k, delta, n);
 	if (!k->shv)
 		return load(I, a, delta, n < a->S ? n : a->S);
 	lo = op2(I, OP_VSHR, load(I, a, delta, n < a->S ? n : a->S), k->shv);
@@ -236,6 +261,8 @@ store_one(Isel *I, const VAcc *a, const Pk *k, int64_t delta, int64_t n,
 	VPart p = words(a->S);
 	int keep, io;
 
+	if (k->cross)
+		return (void)cross_store(I, a, k, delta, n, v, lm);
 	if (!k->shv && n == k->T) {
 		isel_vacc_mem(I, a, 1, v, delta, &p, lm);
 		return;
@@ -270,6 +297,176 @@ store_one(Isel *I, const VAcc *a, const Pk *k, int64_t delta, int64_t n,
 	if (n > a->S)
 		merge(I, a, delta + a->ntc * a->tb, n - a->S, op2(I, OP_VSHR,
 		    v, k->shv), cst(I, 0xffff0000u), lm);
+}
+
+/* ------------------------------------------------------------ crossing */
+
+/*
+ * A static view whose value rows cross sublane groups of its tiles: it
+ * starts at word row w > 0 of part p and runs past the group (or, i8,
+ * starts at a part p > 0 and runs past the tile).  Value vreg i (rows
+ * i * T .., T = pack * S) then takes word rows w .. S - 1 of tile t0 + i
+ * into sublanes [0, S - w) and word rows 0 .. w - 1 of the tile after
+ * into sublanes [S - w, S), and its part g comes from part g + p, or,
+ * past the word's parts, from part g + p - pack of the tile after (the
+ * second range starts one part later).  Each (tile, sublane range,
+ * part offset) is a term: a load shifted into place by parts, or a
+ * store shifted back and merged into the word rows it writes.  Terms
+ * whose rows sit above their sublanes (the second range) are moved by
+ * vrot.sub, so no access starts before its tile.
+ */
+typedef struct Term {
+	int tile;		/* 0: the vreg's first tile, 1: the next */
+	int lo, hi;		/* value sublanes [lo, hi) */
+	int64_t roff;		/* word row of sublane s: s + roff */
+	int k;			/* value part g is the word's part g + k */
+} Term;
+
+static int
+terms(const VAcc *a, const Pk *k, Term *t)
+{
+	int S = (int)a->S, P = a->pack, w = (int)k->w, p = (int)k->part;
+	int n = 0;
+
+	t[n++] = (Term){ 0, 0, S - w, w, p };
+	if (p)
+		t[n++] = (Term){ 1, 0, S - w, w, p - P };
+	if (w && p + 1 < P)
+		t[n++] = (Term){ 0, S - w, S, w - S, p + 1 };
+	if (w)
+		t[n++] = (Term){ 1, S - w, S, w - S, p + 1 - P };
+	return n;
+}
+
+/* The first value row (of the vreg) in sublane s of term t. */
+static int64_t
+first_row(const VAcc *a, const Term *t, int s)
+{
+	return (t->k < 0 ? -t->k * a->S : 0) + s;
+}
+
+/* v shifted by d parts (d > 0: toward the high parts). */
+static int
+shift_parts(Isel *I, const VAcc *a, int v, int d)
+{
+	uint32_t bits = (uint32_t)(32 / a->pack * (d < 0 ? -d : d));
+
+	if (!d)
+		return v;
+	return op2(I, d > 0 ? OP_VSHL : OP_VSHR, v, cst(I, bits));
+}
+
+/* Mask register of the sublanes below n. */
+static int
+sub_below(Isel *I, int n)
+{
+	int io = vreg(I), m = llo_new_reg(I->f, LC_M);
+
+	add(I, OP_VIOTAS, io, 0, 0, 0);
+	add(I, OP_VCMPLTI, m, io, cst(I, (uint32_t)n), 0);
+	return m;
+}
+
+/* The vld or vst of term t's sublanes 'mask' at delta (the vreg's first
+   tile, at its word row w): v at value sublanes, moved by vrot.sub when
+   its rows sit above them. */
+static int
+term_mem(Isel *I, const VAcc *a, const Pk *k, const Term *t, int64_t delta,
+    unsigned mask, int store, int v, int lm)
+{
+	int64_t d = delta - k->w * a->row + t->tile * a->ntc * a->tb;
+	int64_t up = t->roff < 0 ? -t->roff : 0;
+	VPart p = { 0, mask >> up, 1 };
+
+	d += (t->roff + up) * a->row;
+	if (store && up)
+		v = vlit_rot(I, v, (int)(a->S - up));
+	if (!store)
+		v = vreg(I);
+	isel_vacc_mem(I, a, store, v, d, &p, lm);
+	if (!store && up)
+		v = vlit_rot(I, v, (int)up);
+	return v;
+}
+
+/* Value rows [0, n) of vreg at delta, loaded across groups. */
+static int
+cross_load(Isel *I, const VAcc *a, const Pk *k, int64_t delta, int64_t n)
+{
+	Term t[4];
+	int nt = terms(a, k, t), i, s, r[2] = { 0, 0 }, x, g;
+	unsigned mask;
+
+	for (i = 0; i < nt; i++) {
+		for (s = t[i].lo, mask = 0; s < t[i].hi; s++)
+			if (first_row(a, &t[i], s) < n)
+				mask |= 1u << s;
+		if (!mask)
+			continue;
+		x = term_mem(I, a, k, &t[i], delta, mask, 0, 0, 0);
+		x = shift_parts(I, a, x, -t[i].k);
+		g = t[i].lo > 0;
+		r[g] = r[g] ? op2(I, OP_VOR, r[g], x) : x;
+	}
+	if (!r[1])
+		return r[0];
+	if (!r[0])
+		return r[1];
+	x = vreg(I);
+	add(I, OP_VSEL, x, r[0], r[1], sub_below(I, (int)(a->S - k->w)));
+	return x;
+}
+
+/* Stores value rows [0, n) of v (the vreg at delta) across groups: per
+   term, the word parts it writes, merged into the words' others. */
+static void
+cross_store(Isel *I, const VAcc *a, const Pk *k, int64_t delta, int64_t n,
+    int v, int lm)
+{
+	Term t[4];
+	int nt = terms(a, k, t), i, j, s, P = a->pack, wb = 32 / P;
+	int wr, x, old, nk;
+	int64_t lim;
+	uint32_t all, bits;
+	unsigned mask;
+
+	for (i = 0; i < nt; i++) {
+		wr = 0;
+		all = 0;
+		mask = 0;
+		for (j = t[i].k > 0 ? t[i].k : 0; j < P && j < P + t[i].k;
+		    j++) {
+			lim = n - (j - t[i].k) * a->S;
+			lim = lim < t[i].hi ? lim : t[i].hi;
+			if (lim <= t[i].lo)
+				continue;
+			for (s = t[i].lo; s < lim; s++)
+				mask |= 1u << s;
+			bits = (uint32_t)((1ull << wb) - 1) << (j * wb);
+			if (lim == t[i].hi) {
+				all |= bits;
+				continue;
+			}
+			x = vreg(I);
+			add(I, OP_VSEL, x, cst(I, bits), cst(I, 0),
+			    sub_below(I, (int)lim));
+			wr = wr ? op2(I, OP_VOR, wr, x) : x;
+		}
+		if (!mask)
+			continue;
+		x = shift_parts(I, a, v, t[i].k);
+		if (all == 0xffffffffu) {
+			term_mem(I, a, k, &t[i], delta, mask, 1, x, lm);
+			continue;
+		}
+		wr = wr ? op2(I, OP_VOR, wr, cst(I, all)) : cst(I, all);
+		old = term_mem(I, a, k, &t[i], delta, mask, 0, 0, 0);
+		nk = vreg(I);
+		add(I, OP_VNOT, nk, wr, 0, 0);
+		x = op2(I, OP_VOR, op2(I, OP_VAND, old, nk), op2(I, OP_VAND, x,
+		    wr));
+		term_mem(I, a, k, &t[i], delta, mask, 1, x, lm);
+	}
 }
 
 /* The register of packed tile (l, i, j) of a stored value: a replicated
@@ -399,7 +596,7 @@ isel_bf16_access(Isel *I, VAcc *a, const int *v, Val *out)
 		return column_row(I, a, &k, out);
 	nr = (a->R + k.T - 1) / k.T;
 	nc = (a->C + a->L - 1) / a->L;
-	if ((k.dyn || (k.shv && a->pack > 2)) && a->R > a->S &&
+	if (!k.cross && (k.dyn || (k.shv && a->pack > 2)) && a->R > a->S &&
 	    !in_tile(a, &k))
 		return (void)unsupported(I, arena_printf(I->a, "a %s access "
 		    "of more than S rows starting inside a tile",
@@ -479,25 +676,42 @@ pack(Isel *I, const TVal *ti, const TVal *to, const int *in, int *v)
 			}
 }
 
-/* bf16 -> f32: f32 vreg (i, j) from the low (even i) or high half. */
+/* Part g of the packed words x as dtype to: bf16 halves through f32,
+   i8 bytes sign-extended. */
+static int
+unpack_one(Isel *I, DType from, DType to, int x, int64_t g)
+{
+	int d;
+
+	if (from == DT_BF16) {
+		d = vreg(I);
+		add(I, g ? OP_VUNPACKHI : OP_VUNPACKLO, d, x, 0, 0);
+		return to == DT_I32 ? op2(I, OP_VCVTFI, d, 0) : d;
+	}
+	if (g < 3)
+		x = op2(I, OP_VSHL, x, cst(I, (uint32_t)(24 - 8 * g)));
+	x = op2(I, OP_VSRA, x, cst(I, 24));
+	return to == DT_F32 ? op2(I, OP_VCVTIF, x, 0) : x;
+}
+
+/* bf16 or i8 -> f32 or i32: vreg (i, j) from part i % pack of packed
+   vreg (i / pack, j) (part 0 when sublane-replicated). */
 static void
 unpack(Isel *I, const TVal *ti, const TVal *to, const int *in, int *v)
 {
-	int64_t lead, nr, nc, nri, nci, l, i, j, a, d;
-	int sub = to->lay.kind == TL_SUBLANE_REPL, x;
+	int64_t lead, nr, nc, nri, nci, l, i, j, a;
+	int64_t P = dtype_packing(ti->dtype);
+	int sub = to->lay.kind == TL_SUBLANE_REPL;
 
 	grid(to, &lead, &nr, &nc);
 	grid(ti, &lead, &nri, &nci);
 	for (l = 0; l < lead; l++)
 		for (i = 0; i < nr; i++)
 			for (j = 0; j < nc; j++) {
-				a = (l * nri + (sub ? 0 : i / 2)) * nc + j;
-				d = (l * nr + i) * nc + j;
-				x = to->dtype == DT_I32 ? vreg(I) : v[d];
-				add(I, i % 2 && !sub ? OP_VUNPACKHI :
-				    OP_VUNPACKLO, x, in[a], 0, 0);
-				if (x != v[d])
-					add(I, OP_VCVTFI, v[d], x, 0, 0);
+				a = (l * nri + (sub ? 0 : i / P)) * nc + j;
+				v[(l * nr + i) * nc + j] = unpack_one(I,
+				    ti->dtype, to->dtype, in[a], sub ? 0 :
+				    i % P);
 			}
 }
 
@@ -535,31 +749,6 @@ pack_i8(Isel *I, const TVal *ti, const TVal *to, const int *in, int *v)
 			}
 }
 
-/* i8 -> i32 or f32: vreg (i, j) from byte i % 4, sign-extended. */
-static void
-unpack_i8(Isel *I, const TVal *ti, const TVal *to, const int *in, int *v)
-{
-	int64_t lead, nr, nc, nri, nci, l, i, j, a, g;
-	int sub = to->lay.kind == TL_SUBLANE_REPL, x;
-
-	grid(to, &lead, &nr, &nc);
-	grid(ti, &lead, &nri, &nci);
-	for (l = 0; l < lead; l++)
-		for (i = 0; i < nr; i++)
-			for (j = 0; j < nc; j++) {
-				a = (l * nri + (sub ? 0 : i / 4)) * nc + j;
-				g = sub ? 0 : i % 4;
-				x = in[a];
-				if (g < 3)
-					x = op2(I, OP_VSHL, x,
-					    cst(I, (uint32_t)(24 - 8 * g)));
-				x = op2(I, OP_VSRA, x, cst(I, 24));
-				if (to->dtype == DT_F32)
-					x = op2(I, OP_VCVTIF, x, 0);
-				v[(l * nr + i) * nc + j] = x;
-			}
-}
-
 void
 isel_convert_bf16(Isel *I, const TOp *o, Val *out)
 {
@@ -577,8 +766,6 @@ isel_convert_bf16(Isel *I, const TOp *o, Val *out)
 	out->nv = to->lay.nvreg;
 	if (to->dtype == DT_I8)
 		pack_i8(I, ti, to, I->val[o->arg[0]].v, out->v);
-	else if (ti->dtype == DT_I8)
-		unpack_i8(I, ti, to, I->val[o->arg[0]].v, out->v);
 	else if (to->dtype == DT_BF16)
 		pack(I, ti, to, I->val[o->arg[0]].v, out->v);
 	else

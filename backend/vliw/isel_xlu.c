@@ -29,6 +29,9 @@
  *   vtranspose:          L x L blocks through xlu.xpose / xlu.xpose.end.
  *   transpose in memory: the same, vld / vst per tile.
  *   rollm in memory:     the roll above per output tile, vld / vst.
+ *   packed (i8, bf16) in memory: a row group is a part of its tile's
+ *                        words (loaded: shifted down); the stored
+ *                        groups of a tile are packed into its words.
  * Not lowered (reported): extract (the machine has no vector-to-scalar
  * path but a DMA round trip through HBM), dynamic shifts along sizes
  * that are not powers of two and dynamic rolls in memory, rolls along
@@ -655,15 +658,39 @@ isel_xlu_op(Isel *I, const TOp *o, Val *out)
 
 /* ------------------------------------------------------------ in memory */
 
-/* A tile-aligned 32-bit VMEM view [rows, cols]: tile (i, j) at
-   s[base] + imm + i * rstride + j * cstride; full: its columns end where
-   the buffer's do (writing a last tile's padding lanes is harmless). */
+/* A tile-aligned VMEM view [rows, cols]: tile (i, j) at s[base] + imm +
+   i * rstride + j * cstride; full: its columns end where the buffer's
+   do (writing a last tile's padding lanes is harmless).  Packed views
+   (i8, bf16) have (pack * S)-row tiles; their row groups are parts of
+   the tiles' words: group i of the view is part (g0 + i) % pack of
+   tile (g0 + i) / pack (packed_load(), packed_store()). */
 typedef struct MView {
 	const TBuf *b;
 	int base;
 	int64_t imm, rows, cols, rstride, cstride;
 	int full;
+	int pack;		/* rows per word (1: 32-bit) */
+	int64_t g0;		/* packed: the first group's part in its tile */
+	int pend[4];		/* packed stores not written yet, per part */
+	int64_t ptile, pj;	/* ... of tile row ptile, column tile pj */
 } MView;
+
+/* The view's ref with its row start moved back to its packed tile. */
+static const Ref *
+packed_ref(Isel *I, const Ref *r, MView *m)
+{
+	Ref *q = arena_alloc(I->a, sizeof *q);
+	int rr = r->rank - 2;
+	int64_t T = m->pack * I->mp->sublanes;
+
+	*q = *r;
+	m->g0 = q->start[rr] % T / I->mp->sublanes;
+	q->start[rr] -= q->start[rr] % T;
+	if (q->dyn[rr] && q->mult[rr] % T)
+		return unsupported(I, "a transpose or roll in memory of a view "
+		    "that is not tile aligned"), NULL;
+	return q;
+}
 
 static int
 mview(Isel *I, TRef ref, MView *m)
@@ -673,17 +700,24 @@ mview(Isel *I, TRef ref, MView *m)
 	int64_t R, C, S = I->mp->sublanes, L = I->mp->lanes;
 	int rk;
 
+	memset(m, 0, sizeof *m);
 	if (!r || isel_region(I, r, &m->rows, &m->cols))
 		return -1;
 	m->b = isel_rbuf(I, r);
+	m->pack = dtype_packing(t);
+	m->ptile = -1;
 	rk = r->rank;
-	if (r->space != TS_VMEM || (t != DT_F32 && t != DT_I32) || rk < 2)
-		return unsupported(I, "a transpose or roll in memory of views "
-		    "that are not f32 or i32 matrices in VMEM");
+	/* sema keeps these in VMEM (as homes when read from SMEM); bool is
+	   a 0/1 word there */
+	if (r->space != TS_VMEM || rk < 2)
+		bug("vliw: isel_xlu: a transpose or roll in memory of a "
+		    "rank-%d view outside VMEM", rk);
 	if (r->start[rk - 2] % S || r->start[rk - 1] % L ||
 	    (r->dyn[rk - 1] && r->mult[rk - 1] % L))
 		return unsupported(I, "a transpose or roll in memory of a view "
 		    "that is not tile aligned");
+	if (m->pack > 1 && !(r = packed_ref(I, r, m)))
+		return -1;
 	m->base = isel_address(I, r, &m->imm);
 	if (I->err)
 		return -1;
@@ -698,20 +732,129 @@ mview(Isel *I, TRef ref, MView *m)
 
 /* vld (store 0) / vst of tile (i, j) of m: its first 'rows' sublanes. */
 static int
-mtile(Isel *I, const MView *m, int64_t i, int64_t j, int store, int v)
+mtile_mem(Isel *I, const MView *m, int64_t i, int64_t j, int store, int v,
+    int64_t rows)
 {
-	int64_t S = I->mp->sublanes, rows = m->rows - i * S;
 	LIns *in;
 
-	rows = rows < S ? rows : S;
 	if (!store)
 		v = vreg(I);
 	in = store ? add(I, OP_VST, 0, m->base, v, 0) :
 	    add(I, OP_VLD, v, m->base, 0, 0);
 	in->imm = (int32_t)(m->imm + i * m->rstride + j * m->cstride);
-	in->x = (uint16_t)(((1u << (store ? rows : S)) - 1) | 1u << 8);
+	in->x = (uint16_t)(((1u << rows) - 1) | 1u << 8);
 	isel_tag(in, m->b);
 	return v;
+}
+
+/* Rows of the view in its row group i (at most S). */
+static int64_t
+grows(Isel *I, const MView *m, int64_t i)
+{
+	int64_t S = I->mp->sublanes, rows = m->rows - i * S;
+
+	return rows < S ? rows : S;
+}
+
+/* Row group i of a packed view as 32-bit words (its part in the low
+   bits, the parts above it in the others: transposes and rolls only
+   move words). */
+static int
+packed_load(Isel *I, const MView *m, int64_t i, int64_t j)
+{
+	int64_t g = m->g0 + i, S = I->mp->sublanes;
+	int w = mtile_mem(I, m, g / m->pack, j, 0, 0, S);
+
+	if (g % m->pack == 0)
+		return w;
+	return vop(I, OP_VSHR, w, isel_vimm(I, (uint32_t)(g % m->pack * 32 /
+	    m->pack)));
+}
+
+/*
+ * Writes the pending groups of a packed view's tile: their parts packed
+ * into words, stored whole when every part is there with the same rows,
+ * else merged into the words' other parts (a sublane staircase when
+ * the last group is partial).
+ */
+static void
+packed_flush(Isel *I, MView *m)
+{
+	int64_t S = I->mp->sublanes, rows, top = 0, T = m->pack * S;
+	int wb = 32 / m->pack, g, x, data = 0, wr = 0, all = 1, old, nk;
+	uint32_t bits;
+
+	if (m->ptile < 0)
+		return;
+	for (g = 0; g < m->pack; g++) {
+		rows = grows(I, m, m->ptile * m->pack + g - m->g0);
+		if (!m->pend[g]) {
+			all = 0;
+			continue;
+		}
+		top = rows > top ? rows : top;
+		x = m->pend[g];
+		bits = (uint32_t)((1ull << wb) - 1) << (g * wb);
+		if (g < m->pack - 1)
+			x = vop(I, OP_VAND, x, isel_vimm(I, (1u << wb) - 1));
+		if (g)
+			x = vop(I, OP_VSHL, x, isel_vimm(I,
+			    (uint32_t)(g * wb)));
+		data = data ? vop(I, OP_VOR, data, x) : x;
+		x = isel_vimm(I, bits);
+		if (rows < S) {
+			all = 0;
+			x = vsel(I, below(I, rows, 1), x, isel_vimm(I, 0));
+		}
+		wr = wr ? vop(I, OP_VOR, wr, x) : x;
+	}
+	/* the view's rows end inside this tile: its last groups' rows
+	   decide; groups beyond the view are the buffer's, kept */
+	if (!all || (m->ptile + 1) * T - m->g0 * S > m->rows) {
+		old = mtile_mem(I, m, m->ptile, m->pj, 0, 0, top);
+		nk = vreg(I);
+		add(I, OP_VNOT, nk, wr, 0, 0);
+		data = vop(I, OP_VOR, vop(I, OP_VAND, old, nk), vop(I, OP_VAND,
+		    data, wr));
+	}
+	mtile_mem(I, m, m->ptile, m->pj, 1, data, top);
+	memset(m->pend, 0, sizeof m->pend);
+	m->ptile = -1;
+}
+
+/* Row group i, column tile j of a packed view := v, written when its
+   tile's groups in the view are all there (or another tile comes). */
+static void
+packed_store(Isel *I, MView *m, int64_t i, int64_t j, int v)
+{
+	int64_t g = m->g0 + i, t = g / m->pack, S = I->mp->sublanes, k;
+	int done = 1;
+
+	if (m->ptile >= 0 && (m->ptile != t || m->pj != j))
+		packed_flush(I, m);
+	m->ptile = t;
+	m->pj = j;
+	m->pend[g % m->pack] = v;
+	for (k = 0; k < m->pack; k++) {
+		int64_t vg = t * m->pack + k - m->g0;
+		if (vg >= 0 && vg * S < m->rows && !m->pend[k])
+			done = 0;
+	}
+	if (done)
+		packed_flush(I, m);
+}
+
+/* vld (store 0) / vst of row group i, column tile j of m (32-bit: its
+   first 'rows' sublanes; packed: through the parts of its tile). */
+static int
+mtile(Isel *I, MView *m, int64_t i, int64_t j, int store, int v)
+{
+	if (m->pack > 1 && store)
+		return packed_store(I, m, i, j, v), v;
+	if (m->pack > 1)
+		return packed_load(I, m, i, j);
+	return mtile_mem(I, m, i, j, store, v, store ? grows(I, m, i) :
+	    I->mp->sublanes);
 }
 
 static int
@@ -727,7 +870,7 @@ static void
 mem_transpose(Isel *I, const TOp *o)
 {
 	int64_t S = I->mp->sublanes, L = I->mp->lanes, B = L / S;
-	int64_t bi, bj, k, nr;
+	int64_t bi, bj, k, nr, nbi, nbj, x;
 	int *src = tiles(I, B), *dst = tiles(I, B);
 	MView d, s;
 
@@ -739,14 +882,20 @@ mem_transpose(Isel *I, const TOp *o)
 		return;
 	}
 	nr = (s.rows + S - 1) / S;
-	for (bj = 0; bj * L < s.cols; bj++)
-		for (bi = 0; bi * L < s.rows; bi++) {
-			for (k = 0; k < B && bi * B + k < nr; k++)
-				src[k] = mtile(I, &s, bi * B + k, bj, 0, 0);
-			isel_xlu_xpose(I, src, (int)k, dst);
-			for (k = 0; k < B && (bj * B + k) * S < d.rows; k++)
-				mtile(I, &d, bj * B + k, bi, 1, dst[k]);
-		}
+	nbj = (s.cols + L - 1) / L;
+	nbi = (s.rows + L - 1) / L;
+	for (x = 0; x < nbi * nbj; x++) {
+		/* packed results: a column of blocks after another, so that
+		   the groups of a packed tile come together */
+		bj = d.pack > 1 ? x % nbj : x / nbi;
+		bi = d.pack > 1 ? x / nbj : x % nbi;
+		for (k = 0; k < B && bi * B + k < nr; k++)
+			src[k] = mtile(I, &s, bi * B + k, bj, 0, 0);
+		isel_xlu_xpose(I, src, (int)k, dst);
+		for (k = 0; k < B && (bj * B + k) * S < d.rows; k++)
+			mtile(I, &d, bj * B + k, bi, 1, dst[k]);
+	}
+	packed_flush(I, &d);
 }
 
 static void
@@ -795,6 +944,7 @@ mem_roll(Isel *I, const TOp *o)
 			}
 			mtile(I, &d, sub ? j : i, sub ? i : j, 1, y);
 		}
+	packed_flush(I, &d);
 }
 
 void

@@ -55,7 +55,11 @@ inputs() {
 		tab=$tmp/tables/${1##*/}
 		if [ ! -d "$tab" ]; then
 			mkdir -p "$tab" || exit 99
-			grep '^// table ' "$1" | while read -r _ _ name vals; do
+			grep '^// table ' "$1" | awk '{ n = $3; $1 = $2 = $3 = ""
+			    if (!(n in v)) o[++k] = n; v[n] = v[n] $0 }
+			    END { for (i = 1; i <= k; i++)
+			    print "// table", o[i], v[o[i]] }' |
+			    while read -r _ _ name vals; do
 				# shellcheck disable=SC2086
 				"$npycheck" table "$tab/$name.npy" $vals ||
 					exit 99

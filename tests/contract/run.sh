@@ -8,7 +8,8 @@
 # output must agree, bit for bit when TOL is 0, else within TOL
 # (relative: reductions and the MXU sum in another order).  Lines
 #     // table NAME [i8|bool] V...
-# write an SMEM table's values as TABLES/NAME.npy, where a case's
+# write an SMEM table's values as TABLES/NAME.npy (lines naming a table
+# again continue its values, the dtype on the first), where a case's
 # arguments name it: -- --smem t=%T/NAME.npy (SMEM tables are zeros
 # unless given).
 #
@@ -63,7 +64,11 @@ for f in "$top_srcdir"/tests/contract/*.pk; do
 	grep '^// case ' "$f" >"$tmp/cases" || { bad "$f: no cases"; continue; }
 	tab=$tmp/tables/${f##*/}
 	mkdir -p "$tab" || exit 99
-	grep '^// table ' "$f" | while read -r _ _ name vals; do
+	grep '^// table ' "$f" | awk '{ n = $3; $1 = $2 = $3 = ""
+	    if (!(n in v)) o[++k] = n; v[n] = v[n] $0 }
+	    END { for (i = 1; i <= k; i++)
+	    print "// table", o[i], v[o[i]] }' |
+	    while read -r _ _ name vals; do
 		# shellcheck disable=SC2086
 		"$check" table "$tab/$name.npy" $vals || exit 99
 	done || exit 99
