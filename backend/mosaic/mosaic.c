@@ -124,40 +124,6 @@ allocate(TFunc *f, const CKernel *k, const MosaicPlan *p, Diag *d,
 	return 0;
 }
 
-/*
- * Blocks that extend past the end of their array (a dimension that the
- * block size does not divide, or an element offset block larger than
- * the array) would need clipped copies, which the pipeline does not make
- * yet: an error, where interpret mode pads such blocks with poison.
- */
-static int
-partial_blocks(const CKernel *k, const char *name, Diag *d)
-{
-	int i, r, bad = 0;
-
-	for (i = 0; i < k->nop; i++) {
-		const COperand *o = &k->op[i];
-		if (!o->blocked)
-			continue;
-		for (r = 0; r < o->shape.rank; r++) {
-			int64_t n = o->shape.d[r], b = o->block.d[r];
-			if (b <= 0 || (o->element ? b <= n : n % b == 0))
-				continue;
-			diag_error(d, o->loc, "the compiler cannot copy blocks "
-			    "that extend past the end of '%s' yet: dimension "
-			    "%d holds %lld elements, in blocks of %lld (kernel "
-			    "'%s')", o->name, r, (long long)n, (long long)b,
-			    name);
-			diag_note(d, o->loc, "interpret mode (--interpret "
-			    "--run) runs it; or make the dimension a multiple "
-			    "of the block");
-			bad = 1;
-			break;
-		}
-	}
-	return bad ? -1 : 0;
-}
-
 static TFunc *
 lower_kernel(const CKernel *k, const char *name, const MachPreset *mp,
     const MosaicOpts *o, Diag *d, Arena *a)
@@ -165,8 +131,6 @@ lower_kernel(const CKernel *k, const char *name, const MachPreset *mp,
 	TFunc *f;
 	MosaicPlan *p;
 
-	if (partial_blocks(k, name, d))
-		return NULL;
 	f = tile_new_func(a, mp, name);
 	p = mosaic_plan(k, NULL, d, a);
 

@@ -128,6 +128,11 @@ typedef struct TFlag {
 	const char *name;
 	int count;
 	int id;			/* first machine flag from allocation; -1 */
+	int clip;		/* 1: the copies on these flags take several
+				   shapes (a block clipped at its array's
+				   end): each start raises its flag as often
+				   as the copy of most descriptors does, and
+				   each wait takes that many (isel) */
 } TFlag;
 
 /* ------------------------------------------------------------ ops */

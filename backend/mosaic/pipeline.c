@@ -28,6 +28,12 @@
  * in a small SMEM buffer (TB_INTERNAL), so the loops carry no values.
  * Index maps that the compiler can decide are still compared at run time
  * (a few scalar ops per step); the plan shows the decided outcome.
+ * A block that may run past the end of its array (a cdiv grid, an
+ * element offset near the end) is copied clipped: only its part inside
+ * moves, in and out, each copy site choosing among the few static
+ * shapes that part can take by comparing min(block, n - start) per
+ * dimension at run time (clip_all(), copy_block()); its flags are marked
+ * TFlag.clip, so that isel makes every shape raise them equally.
  * Run-time checks (unless MosaicOpts.no_bounds_check): a block index or
  * element offset, or an SMEM table index inside a map, that interval
  * arithmetic over the grid cannot prove in range (a value read from a
@@ -65,6 +71,7 @@ typedef struct Pe {
 				   REC_CUR, REC_NXT or REC_ZERO */
 	int tcheck;		/* 1: check the table indices of the maps
 				   being emitted */
+	struct Clip **clip;	/* per windowed operand (clip_all()) */
 	int bad;
 } Pe;
 
@@ -171,6 +178,200 @@ sync_op(Pe *P, TOpKind op, TRef a, TRef b, int flag, TRef idx)
 	P->f->op.v[opi].u.flag.dyn = 1;
 }
 
+/* ------------------------------------------------------ clipped blocks */
+
+/*
+ * The parts of operand i's blocks inside its array.  A block may run
+ * past the end (a dimension the block does not divide, an element offset
+ * near the end): interpret mode pads it with poison and drops the writes
+ * there, so a copy moves only the part inside, rows [0, e) of the block
+ * on each dimension.  Per dimension the extents e a copy may have, one
+ * (the block's) where every block fits; a copy takes one extent per
+ * dimension, chosen at run time from the block's start (min(b, n -
+ * start)), so its shapes are the product of the counts, each a static
+ * copy (the descriptors isel builds).  lo, hi: the range of the index
+ * map's values (checked at run time unless range() proves it).
+ */
+#define MAXWIN 16	/* extents of one dimension */
+#define MAXSHAPE 16	/* shapes of one operand's copies */
+
+typedef struct Clip {
+	int nwin[SEMA_MAXRANK];
+	int64_t e[SEMA_MAXRANK][MAXWIN];
+	int64_t lo[SEMA_MAXRANK], hi[SEMA_MAXRANK];
+	uint8_t soft[SEMA_MAXRANK];	/* extents of offsets the plan does
+					   not know: may be given up (fit()) */
+	int nshape;		/* the product of nwin */
+	int clipped;		/* some extent is not the block's */
+} Clip;
+
+/* Adds the extent of a block starting at s (of b, in an array of n) to
+   dimension d; -1 when d has MAXWIN already. */
+static int
+add_win(Clip *c, int d, int64_t s, int64_t b, int64_t n)
+{
+	int64_t e = n - s < b ? n - s : b;
+	int w;
+
+	for (w = 0; w < c->nwin[d]; w++)
+		if (c->e[d][w] == e)
+			return 0;
+	if (w == MAXWIN)
+		return -1;
+	c->e[d][c->nwin[d]++] = e;
+	return 0;
+}
+
+/* The extents of element offsets the plan knows at every step: 0, 1
+   (some step unknown, or no enumerated plan), -1 (too many). */
+static int
+plan_starts(Pe *P, int i, int d, Clip *c, int64_t b, int64_t n)
+{
+	int64_t s;
+
+	if (!P->p->enumerated)
+		return 1;
+	for (s = 0; s < P->p->nstep; s++)
+		if (!(plan_cell(P->p, s, i)->known & 1u << d))
+			return 1;
+	for (s = 0; s < P->p->nstep; s++)
+		if (add_win(c, d, plan_cell(P->p, s, i)->idx[d], b, n))
+			return -1;
+	return 0;
+}
+
+/* The extents of element offsets in [lo, hi] (those in [0, n)). */
+static int
+range_starts(Clip *c, int d, int64_t lo, int64_t hi, int64_t b, int64_t n)
+{
+	int64_t s;
+
+	lo = lo < 0 ? 0 : lo;
+	hi = hi > n - 1 ? n - 1 : hi;
+	if (lo <= hi && lo < n - b && add_win(c, d, lo, b, n))
+		return -1;
+	for (s = lo > n - b ? lo : n - b; s <= hi; s++)
+		if (add_win(c, d, s, b, n))
+			return -1;
+	return 0;
+}
+
+/* One extent, the block's at offset 0: offsets keep the block inside
+   the array, as the run-time check makes sure. */
+static int
+whole(Clip *c, int d, int64_t b, int64_t n)
+{
+	c->nwin[d] = 0;
+	c->soft[d] = 0;
+	c->lo[d] = 0;
+	c->hi[d] = n > b ? n - b : 0;
+	return add_win(c, d, 0, b, n);
+}
+
+/*
+ * Dimension d of operand i: block indices reach the last, partial block
+ * (cdiv grids); element offsets take the extents of their values, known
+ * from the plan (too many is an error), else of every value range() or
+ * the array allows: then at most MAXWIN, or whole() (the block must
+ * fit, as checked at run time).  -1 after an error.
+ */
+static int
+clip_dim(Pe *P, int i, int d, Clip *c)
+{
+	const COperand *o = &P->k->op[i];
+	int64_t n = o->shape.d[d], b = o->block.d[d], lo, hi, nb;
+	int r;
+
+	if (!o->element) {
+		nb = (n + b - 1) / b;
+		c->lo[d] = 0;
+		c->hi[d] = nb - 1;
+		add_win(c, d, 0, b, n);
+		return add_win(c, d, (nb - 1) * b, b, n);
+	}
+	c->lo[d] = 0;
+	c->hi[d] = n - 1;
+	if (!o->map || !o->map[d])
+		return add_win(c, d, 0, b, n);
+	if ((r = plan_starts(P, i, d, c, b, n)) == 0)
+		return 0;
+	if (r > 0) {
+		c->soft[d] = 1;
+		if (!mosaic_range(P->k, NULL, o->map[d], &lo, &hi)) {
+			lo = 0;
+			hi = n - 1;
+		}
+		return range_starts(c, d, lo, hi, b, n) ? whole(c, d, b, n) :
+		    0;
+	}
+	diag_error(P->d, o->map[d]->loc, "not supported by the compiled "
+	    "path yet: the blocks of '%s' meet the end of dimension %d "
+	    "(%lld elements) in more than %d ways", o->name, d,
+	    (long long)n, MAXWIN);
+	diag_note(P->d, mosaic_file_loc(o->map[d]->loc), "%s",
+	    MOSAIC_NOT_YET_HINT);
+	return -1;
+}
+
+/* The shapes of c's copies, giving up the extents of unknown offsets
+   (the last dimensions first) until they are at most MAXSHAPE. */
+static int
+fit(const COperand *o, Clip *c)
+{
+	int d, n;
+
+	for (;;) {
+		for (n = 1, d = 0; d < o->shape.rank; d++)
+			n *= c->nwin[d];
+		for (d = o->shape.rank - 1; d >= 0 && !c->soft[d]; d--)
+			;
+		if (n <= MAXSHAPE || d < 0)
+			break;
+		whole(c, d, o->block.d[d], o->shape.d[d]);
+	}
+	c->nshape = n;
+	for (d = 0; d < o->shape.rank; d++)
+		c->clipped |= c->nwin[d] > 1 || c->e[d][0] != o->block.d[d];
+	return n;
+}
+
+/* The clips of the windowed operands; -1 after an error. */
+static int
+clip_all(Pe *P)
+{
+	const CKernel *k = P->k;
+	const COperand *o;
+	int i, d, bad = 0;
+	Clip *c;
+
+	P->clip = arena_alloc(P->f->arena, sizeof *P->clip *
+	    (size_t)(k->nop + 1));
+	for (i = 0; i < k->nop; i++) {
+		P->clip[i] = NULL;
+		if (!P->p->op[i].windowed)
+			continue;
+		o = &k->op[i];
+		c = P->clip[i] = arena_alloc(P->f->arena, sizeof *c);
+		memset(c, 0, sizeof *c);
+		for (d = 0; d < o->shape.rank; d++)
+			if (clip_dim(P, i, d, c))
+				break;
+		if (d < o->shape.rank) {
+			bad = 1;
+			continue;
+		}
+		if (fit(o, c) <= MAXSHAPE)
+			continue;
+		diag_error(P->d, o->loc, "not supported by the compiled path "
+		    "yet: the blocks of '%s' meet the ends of its array in %d "
+		    "shapes (at most %d)", o->name, c->nshape, MAXSHAPE);
+		diag_note(P->d, mosaic_file_loc(o->loc), "%s",
+		    MOSAIC_NOT_YET_HINT);
+		bad = 1;
+	}
+	return bad ? -1 : 0;
+}
+
 /* ------------------------------------------------------ run-time checks */
 
 /* 1 if e needs a run-time check to lie in [lo, hi]. */
@@ -256,15 +457,14 @@ table_unproved(const Pe *P, const CExpr *e)
 	return 0;
 }
 
-/* The range of operand i's index on dimension d. */
+/* The range of operand i's index on dimension d (clip_dim()). */
 static void
 index_range(const Pe *P, int i, int d, int64_t *lo, int64_t *hi)
 {
-	const COperand *o = &P->k->op[i];
+	const struct Clip *c = P->clip[i];
 
-	*lo = 0;
-	*hi = o->element ? o->shape.d[d] - o->block.d[d] :
-	    o->shape.d[d] / o->block.d[d] - 1;
+	*lo = c ? c->lo[d] : 0;
+	*hi = c ? c->hi[d] : 0;
 }
 
 /* 1 if operand i's map needs a run-time check (sema checks the maps it
@@ -584,6 +784,63 @@ slot_ref(Pe *P, int i, TRef slot)
 	return tile_emit(P->f, TOP_SLOT, args, 2, &t, NULL);
 }
 
+/*
+ * Starts the copy of operand i's block at index idx between its HBM
+ * array and slot (a ref of its block buffer; TNONE: slot fidx, its ref
+ * made after the HBM view), to HBM when out, raising flag element fidx.
+ * A block that may run past the array (clip_all()) copies only its part
+ * inside: one copy per shape, each under the compare of its extents
+ * with min(b, n - start).
+ */
+static void
+copy_block(Pe *P, int i, const TRef *idx, TRef slot, TRef fidx, int out)
+{
+	const COperand *o = &P->k->op[i];
+	const Clip *c = P->clip[i];
+	int r = o->shape.rank, d, s, q, w;
+	TRef st[SEMA_MAXRANK], end[SEMA_MAXRANK], hbm, blk, cond, h;
+	int64_t n[SEMA_MAXRANK];
+
+	if (!c || !c->clipped) {
+		hbm = hbm_block(P, i, idx);
+		if (slot == TNONE)
+			slot = slot_ref(P, i, fidx);
+		sync_op(P, TOP_DMA_START, out ? slot : hbm, out ? hbm : slot,
+		    P->flag[i], fidx);
+		return;
+	}
+	if (slot == TNONE)
+		slot = slot_ref(P, i, fidx);
+	for (d = 0; d < r; d++) {
+		st[d] = o->element ? idx[d] : tile_binop(P->f, TOP_MUL,
+		    idx[d], ci(P, o->block.d[d]));
+		end[d] = c->nwin[d] < 2 ? TNONE : tile_binop(P->f, TOP_MIN,
+		    ci(P, o->block.d[d]), tile_binop(P->f, TOP_SUB,
+		    ci(P, o->shape.d[d]), st[d]));
+	}
+	for (s = 0; s < c->nshape; s++) {
+		cond = TNONE;
+		for (q = s, d = r - 1; d >= 0; d--) {
+			w = q % c->nwin[d];
+			q /= c->nwin[d];
+			n[d] = c->e[d][w];
+			if (end[d] == TNONE)
+				continue;
+			h = tile_cmp(P->f, TC_EQ, end[d], ci(P, n[d]));
+			cond = cond == TNONE ? h : tile_binop(P->f, TOP_AND,
+			    cond, h);
+		}
+		if (cond != TNONE)
+			tile_begin_if(P->f, cond);
+		hbm = view(P, P->hbmref[i], n, st, NULL, r);
+		blk = view(P, slot, n, NULL, NULL, r);
+		sync_op(P, TOP_DMA_START, out ? blk : hbm, out ? hbm : blk,
+		    P->flag[i], fidx);
+		if (cond != TNONE)
+			tile_end_if(P->f);
+	}
+}
+
 /* ------------------------------------------------------ buffers */
 
 static TSpace
@@ -619,6 +876,7 @@ buffers(Pe *P, MosaicRefs *refs)
 			refs->operand[i] = P->blkref[i];
 		if (po->windowed) {
 			P->flag[i] = tile_flag(P->f, o->name, po->nbuf);
+			P->f->flag.v[P->flag[i]].clip = P->clip[i]->clipped;
 			P->soff[i] = words;
 			words += W_PREV + o->shape.rank;
 		}
@@ -681,8 +939,7 @@ prologue(Pe *P, const TRef *zero)
 		indices(P, i, zero, idx);
 		check_indices(P, i, idx);
 		P->tcheck = 0;
-		sync_op(P, TOP_DMA_START, hbm_block(P, i, idx),
-		    P->blkref[i], P->flag[i], z);
+		copy_block(P, i, idx, P->blkref[i], z, 0);
 	}
 }
 
@@ -728,9 +985,8 @@ input_next(Pe *P, int i, Cur *c)
 	if (P->p->op[i].nbuf != 2)
 		return;
 	tile_begin_if(P->f, c->nchg);
-	sync_op(P, TOP_DMA_START, hbm_block(P, i, c->nxt),
-	    slot_ref(P, i, tile_binop(P->f, TOP_SUB, one, c->slot)),
-	    P->flag[i], tile_binop(P->f, TOP_SUB, one, c->slot));
+	copy_block(P, i, c->nxt, slot_ref(P, i, tile_binop(P->f, TOP_SUB,
+	    one, c->slot)), tile_binop(P->f, TOP_SUB, one, c->slot), 0);
 	tile_end_if(P->f);
 }
 
@@ -755,8 +1011,7 @@ output_start(Pe *P, int i)
 	for (d = 0; d < P->k->op[i].shape.rank; d++)
 		prev[d] = state_get(P, i, W_PREV + d);
 	slot = tile_binop(P->f, TOP_SUB, ci(P, 1), state_get(P, i, W_SLOT));
-	sync_op(P, TOP_DMA_START, slot_ref(P, i, slot), hbm_block(P, i, prev),
-	    P->flag[i], slot);
+	copy_block(P, i, prev, TNONE, slot, 1);
 	state_set(P, i, W_WB, z);
 	tile_end_if(P->f);
 }
@@ -767,8 +1022,7 @@ input_pre(Pe *P, int i, Cur *c, TRef first)
 	if (P->p->op[i].nbuf != 2) {
 		tile_begin_if(P->f, tile_binop(P->f, TOP_AND, c->chg,
 		    tile_unop(P->f, TOP_NOT, first)));
-		sync_op(P, TOP_DMA_START, hbm_block(P, i, c->idx),
-		    P->blkref[i], P->flag[i], ci(P, 0));
+		copy_block(P, i, c->idx, P->blkref[i], ci(P, 0), 0);
 		tile_end_if(P->f);
 	}
 	tile_begin_if(P->f, c->chg);
@@ -784,8 +1038,7 @@ output_pre(Pe *P, int i, Cur *c)
 	if (!P->k->op[i].revisit_any)
 		return;
 	tile_begin_if(P->f, c->chg);
-	sync_op(P, TOP_DMA_START, hbm_block(P, i, c->idx), P->blkref[i],
-	    P->flag[i], ci(P, 0));
+	copy_block(P, i, c->idx, P->blkref[i], ci(P, 0), 0);
 	sync_op(P, TOP_DMA_WAIT, P->blkref[i], TNONE, P->flag[i], ci(P, 0));
 	tile_end_if(P->f);
 }
@@ -800,8 +1053,7 @@ output_post(Pe *P, int i, Cur *c, TRef has_next)
 	tile_begin_if(P->f, wb);
 	src = slot_ref(P, i, c->slot);
 	if (!deferred(P, i))
-		sync_op(P, TOP_DMA_START, src, hbm_block(P, i, c->idx),
-		    P->flag[i], c->slot);
+		copy_block(P, i, c->idx, src, c->slot, 1);
 	if (P->p->op[i].nbuf == 1) {
 		sync_op(P, TOP_DMA_WAIT, src, TNONE, P->flag[i], c->slot);
 	} else {
@@ -968,6 +1220,8 @@ mosaic_emit_pipeline(TFunc *f, const CKernel *k, const MosaicPlan *p,
 	refs.checks = checks;
 	if (k->naxis > SEMA_MAXRANK)
 		bug("mosaic_emit_pipeline: %d grid axes", k->naxis);
+	if (clip_all(&P))
+		return -1;
 	buffers(&P, &refs);
 	for (a = 0; a < k->naxis; a++)
 		zero[a] = ci(&P, 0);

@@ -134,7 +134,8 @@ note_point(Pl *P, const int64_t *pt)
 	buf_free(&b);
 }
 
-/* Checks a known index against the array, as interpret mode does. */
+/* Checks a known index against the array, as interpret mode does: a
+   block that runs past an end is copied clipped (pipeline.c). */
 static int
 check_range(Pl *P, int op, const int64_t *pt, const int64_t *idx, int d)
 {
@@ -143,22 +144,10 @@ check_range(Pl *P, int op, const int64_t *pt, const int64_t *idx, int d)
 	int64_t start = o->element ? idx[d] : idx[d] * bd;
 	Buf b = {0};
 
-	if ((o->element || start >= 0) && start >= 0 &&
-	    start + bd <= o->shape.d[d])
+	if ((o->element || start >= 0) && start > -bd &&
+	    start < o->shape.d[d])
 		return 0;
 	index_str(&b, o, idx);
-	if ((o->element || start >= 0) && start > -bd &&
-	    start < o->shape.d[d]) {
-		/* in range for interpret mode, which pads it with poison */
-		diag_error(P->d, o->map && o->map[d] ? o->map[d]->loc : o->loc,
-		    "block %s %s of '%s' extends past the end of dimension "
-		    "%d (%lld elements): the compiler cannot copy such "
-		    "blocks yet", o->element ? "at element" : "index", b.p,
-		    o->name, d, (long long)o->shape.d[d]);
-		buf_free(&b);
-		note_point(P, pt);
-		return -1;
-	}
 	diag_error(P->d, o->map && o->map[d] ? o->map[d]->loc : o->loc,
 	    "block %s %s of '%s' is out of range: dimension %d holds %lld "
 	    "elements", o->element ? "at element" : "index", b.p, o->name, d,

@@ -265,6 +265,7 @@ tile_flag(TFunc *f, const char *name, int count)
 	fl.name = name;
 	fl.count = count;
 	fl.id = -1;
+	fl.clip = 0;
 	vec_push(f->arena, &f->flag, fl);
 	return f->flag.n - 1;
 }

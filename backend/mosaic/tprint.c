@@ -287,8 +287,8 @@ buffers(Buf *b, const TFunc *f)
 	}
 	for (i = 0; i < f->flag.n; i++) {
 		const TFlag *x = &f->flag.v[i];
-		buf_printf(b, "  flag ^%d \"%s\" x%d at ", i,
-		    x->name ? x->name : "", x->count);
+		buf_printf(b, "  flag ^%d \"%s\" x%d%s at ", i,
+		    x->name ? x->name : "", x->count, x->clip ? " clip" : "");
 		if (x->id < 0)
 			buf_puts(b, "-\n");
 		else

@@ -723,7 +723,7 @@ op(Isel *I, const TOp *o)
 	case TOP_DMA_START: isel_dma(I, o); break;
 	case TOP_MATMUL: matmul(I, o); break;
 	case TOP_DMA_WAIT:
-		isel_flag_op(I, o, OP_SYNCTAKE, 0, isel_dma_count(I, o->arg[0]));
+		isel_flag_op(I, o, OP_SYNCTAKE, 0, isel_dma_count(I, o));
 		break;
 	case TOP_SEM_SIGNAL: case TOP_SEM_WAIT: {
 		int64_t c;
@@ -833,6 +833,7 @@ vliw_isel(const TFunc *tf, const MachPreset *mp, Diag *d, Arena *a)
 	I->f = llo_new_func(a, mp, tf->name);
 	I->val = arena_alloc(a, sizeof(Val) * (size_t)(tf->val.n + 1));
 	I->desc_base = (tf->smem_bytes + 63) / 64 * 64;
+	isel_dma_quanta(I);
 	for (i = 0; i < tf->buf.n; i++)
 		if (tf->buf.v[i].kind == TB_HBM && tf->buf.v[i].src >=
 		    (int)countof(I->role))

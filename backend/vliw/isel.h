@@ -47,6 +47,10 @@ typedef struct Isel {
 	int zero;		/* S register holding 0 */
 	int64_t desc_base;	/* backend SMEM descriptor area */
 	int ndesc;
+	int64_t *fq;		/* per TFunc flag group: the flag raises of
+				   each of its clipped copies, or 0 */
+	VEC(struct DescKey) dk;	/* the clipped copies' descriptors,
+				   shared by equal static words (isel_dma.c) */
 	int err;
 	Loc loc;		/* of the op being lowered */
 	int role[256];	/* per operand: 1 read, 2 written */
@@ -248,6 +252,7 @@ void isel_bf16_access(Isel *I, VAcc *a, const int *v, Val *out);
 /* ------------------------------------------------------------ isel_dma.c */
 void isel_flag_op(Isel *I, const TOp *o, int op, int a, int64_t imm);
 void isel_dma(Isel *I, const TOp *o);
-int64_t isel_dma_count(Isel *I, TRef ref);
+void isel_dma_quanta(Isel *I);
+int64_t isel_dma_count(Isel *I, const TOp *o);
 
 #endif

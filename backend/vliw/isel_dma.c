@@ -16,8 +16,13 @@
  * iterated statically, one descriptor each (plan()); every descriptor
  * raises the flag once, and the wait takes isel_dma_count() of it,
  * which depends only on the view's shape, so the start and the wait
- * agree whichever side the wait names.
+ * agree whichever side the wait names.  Copies of one flag group that
+ * take several shapes (a block clipped at its array's end) all raise
+ * its flag as often as the one of most descriptors (sync.add for the
+ * rest, isel_dma_quanta()), and its waits take that many.
  */
+#include <string.h>
+
 #include "backend/vliw/isel.h"
 
 #define MAXDESC 64	/* descriptors of one copy */
@@ -219,13 +224,58 @@ plan(Isel *I, const Ref *r, DType dt, Plan *p)
 	return p->nrs * p->ncs * p->nlead;
 }
 
-/* Descriptors of one copy whose wait names ref (either side). */
-int64_t
-isel_dma_count(Isel *I, TRef ref)
+/* Descriptors of a copy of a view of type t (its shape alone). */
+static int64_t
+count_of(Isel *I, const TVal *t)
 {
-	const Ref *r = I->val[ref].ref;
+	Ref r;
+	Plan p;
+	int k;
+
+	memset(&r, 0, sizeof r);
+	r.nvd = t->shape.rank;
+	for (k = 0; k < r.nvd; k++)
+		r.size[k] = t->shape.d[k];
+	return plan(I, &r, t->dtype, &p);
+}
+
+/*
+ * The flag groups whose copies take several shapes (TFlag.clip: blocks
+ * clipped at their array's end): the most descriptors a start on each
+ * raises, which every start tops up to and every wait takes, so that a
+ * wait need not know which shape was copied.
+ */
+void
+isel_dma_quanta(Isel *I)
+{
+	const TFunc *tf = I->tf;
+	int i, fl;
+	int64_t c;
+
+	I->fq = arena_alloc(I->a, sizeof *I->fq * (size_t)(tf->flag.n + 1));
+	for (i = 0; i <= tf->flag.n; i++)
+		I->fq[i] = 0;
+	for (i = 0; i < tf->op.n; i++) {
+		const TOp *o = &tf->op.v[i];
+		if (o->op != TOP_DMA_START ||
+		    !tf->flag.v[fl = o->u.flag.flag].clip)
+			continue;
+		c = count_of(I, tile_val(tf, o->arg[0]));
+		if (c > I->fq[fl])
+			I->fq[fl] = c;
+	}
+}
+
+/* How much the wait o takes from its flag: the descriptors of one copy
+   of its ref (either side), or its group's quantum. */
+int64_t
+isel_dma_count(Isel *I, const TOp *o)
+{
+	const Ref *r = I->val[o->arg[0]].ref;
 	Plan p;
 
+	if (I->fq[o->u.flag.flag])
+		return I->fq[o->u.flag.flag];
 	return plan(I, r, isel_rbuf(I, r)->dtype, &p);
 }
 
@@ -423,6 +473,41 @@ desc_words(Isel *I, int64_t desc, uint32_t ctrl, const Axis *ax, int na)
 	dstatic(I, desc, MACH_DMA_RESERVED, 0);
 }
 
+/* A descriptor's static words (ctrl, counts, strides) and address. */
+struct DescKey {
+	int64_t w[1 + 4 + 6];
+	int64_t desc;
+};
+
+/*
+ * A descriptor with these static words for a clipped copy: its shapes
+ * give many copies, each written at its own site; the machine reads a
+ * descriptor when the DMA starts, so copies with the same static words
+ * share one (their sites write only the addresses).
+ */
+static int64_t
+shared_desc(Isel *I, uint32_t ctrl, const Axis *ax, int na)
+{
+	struct DescKey k;
+	int i;
+
+	memset(&k, 0, sizeof k);
+	k.w[0] = ctrl;
+	for (i = 0; i < 4; i++)
+		k.w[1 + i] = i < na ? ax[i].n : 1;
+	for (i = 1; i < na; i++) {
+		k.w[4 + i] = ax[i].st[0];
+		k.w[7 + i] = ax[i].st[1];
+	}
+	for (i = 0; i < I->dk.n; i++)
+		if (!memcmp(I->dk.v[i].w, k.w, sizeof k.w))
+			return I->dk.v[i].desc;
+	k.desc = I->desc_base + 64 * (int64_t)I->ndesc++;
+	desc_words(I, k.desc, ctrl, ax, na);
+	vec_push(I->a, &I->dk, k);
+	return k.desc;
+}
+
 /* Same dtype and view sizes on both sides. */
 static int
 same_shape(Isel *I, const Ref *a, const Ref *b)
@@ -499,8 +584,12 @@ copy_piece(Isel *I, const TOp *o, const Ref *const *p, int dir, DType dt,
 	for (w = 0; w < 2; w++)
 		side_base(I, p[w], &at[w]);
 	for (i = 0; i < pl->nlead; i++) {
-		desc = I->desc_base + 64 * (int64_t)I->ndesc++;
-		desc_words(I, desc, ctrl, dax, na);
+		if (I->fq[o->u.flag.flag])
+			desc = shared_desc(I, ctrl, dax, na);
+		else {
+			desc = I->desc_base + 64 * (int64_t)I->ndesc++;
+			desc_words(I, desc, ctrl, dax, na);
+		}
 		for (w = 0; w < 2; w++) {
 			extra[w] = 0;
 			for (idx = i, k = pl->nstat - 1; k >= 0; k--) {
@@ -544,6 +633,8 @@ isel_dma(Isel *I, const TOp *o)
 				p[w] = piece(I, side[w], &pl.rs[i], &pl.cs[j]);
 			copy_piece(I, o, p, dir, dt, &pl);
 		}
+	if (I->fq[o->u.flag.flag] > D)	/* a clipped copy: top up */
+		isel_flag_op(I, o, OP_SYNCADD, 0, I->fq[o->u.flag.flag] - D);
 	if (side[0]->space == TS_HBM)
 		I->role[isel_rbuf(I, side[0])->src] |= 1;
 	if (side[1]->space == TS_HBM)
