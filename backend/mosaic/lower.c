@@ -57,6 +57,11 @@
  *    div/mod of the flat index.
  *  - Vector loads and stores of SMEM: element loops of sload/sstore; the
  *    vector side is a VMEM home accessed one element at a time.
+ *  - A value of a vector that scalar code needs (a condition, an index,
+ *    an SMEM store) goes through memory: stored into a one-element VMEM
+ *    home, copied by a VMEM->SMEM DMA, loaded (ml_extract).  Scalar f32
+ *    arithmetic is done on the VPU and extracted.  A rank-0 Ref in VMEM
+ *    is a [1, 1] buffer (the pipeline's), used whole.
  *  - Not lowered (reported as errors): dots of rank-1 or mixed-rank
  *    operands (sema rejects them first), func-only expressions.
  */

@@ -148,8 +148,9 @@ the $what" err || bad "$preset ext compiled: status $st: $(cat err)"
 	[ $st -eq 1 ] && grep -qF "dyn.pk:36:16: error: $what" err ||
 		bad "$preset ext interpret: status $st: $(cat err)"
 	mkdir -p "$preset/ext/c" "$preset/ext/i" || exit 99
-	"$PALLASC" -m $preset --run dyn.pk --entry ext --input-file k=kgood.npy \
-	    --save-dir "$preset/ext/c" 2>err || bad "$preset ext: $(cat err)"
+	"$PALLASC" -m $preset --run dyn.pk --entry ext \
+	    --input-file k=kgood.npy --save-dir "$preset/ext/c" 2>err ||
+		bad "$preset ext: $(cat err)"
 	"$PALLASC" -m $preset --interpret --run dyn.pk --entry ext \
 	    --input-file k=kgood.npy --save-dir "$preset/ext/i" 2>err ||
 		bad "$preset ext interpret: $(cat err)"
