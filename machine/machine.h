@@ -485,6 +485,8 @@ typedef enum MachDmaDir {
 	MACH_DMA_HBM_SMEM,
 	MACH_DMA_SMEM_HBM,
 	MACH_DMA_VMEM_VMEM,
+	MACH_DMA_VMEM_SMEM,	/* on chip, as VMEM<->VMEM: the scalar */
+	MACH_DMA_SMEM_VMEM,	/* unit's path to vector elements */
 	NMACHDMADIR
 } MachDmaDir;
 

@@ -7,18 +7,19 @@
  * does (each engine carries one descriptor at a time); it completes at
  *	max(start + dma_latency, channel free) + ceil(bytes / bandwidth)
  * and the channel is busy until then.  HBM<->VMEM/SMEM transfers share
- * the HBM channel (hbm_bytes_per_cycle); VMEM<->VMEM copies use an
- * on-chip channel of one vreg (S x L x 4 bytes) per cycle.  bytes counts
+ * the HBM channel (hbm_bytes_per_cycle); on-chip copies (VMEM<->VMEM,
+ * VMEM<->SMEM) use an on-chip channel of one vreg (S x L x 4 bytes) per
+ * cycle.  bytes counts
  * every row (dim 0 run: n0 x esize bytes, the HBM side's contiguous rows
  * in packed mode too) rounded up to dma_granule bytes.  Data (source
  * read and destination written) moves at completion, then the flag is
  * incremented; a bundle issuing at that cycle sees both.  Row-major
  * copies move a row per memmove; packed ones an element at a time.
  *
- * Rules (traps): direction 1..5, 1..4 dims, element size 1, 2, 4 or 8,
+ * Rules (traps): direction 1..7, 1..4 dims, element size 1, 2, 4 or 8,
  * unused dims count 1, the reserved word 0, control bits from 16 up 0
  * but MACH_DMA_PACKED, which needs element size 2 (bf16 tiles) or 1 (i8
- * tiles) and a VMEM side (bad DMA descriptor); addresses and strides
+ * tiles) and no SMEM side (bad DMA descriptor); addresses and strides
  * multiples of the element size, of 4 on a packed side (misaligned);
  * every byte inside VMEM, SMEM or one HBM buffer (out of bounds); no overlap with an in-flight DMA's
  * destination, nor a write into its source (DMA race).
@@ -35,13 +36,15 @@ static const char *const dirname[NMACHDMADIR] = {
 	[MACH_DMA_HBM_VMEM] = "hbm->vmem", [MACH_DMA_VMEM_HBM] = "vmem->hbm",
 	[MACH_DMA_HBM_SMEM] = "hbm->smem", [MACH_DMA_SMEM_HBM] = "smem->hbm",
 	[MACH_DMA_VMEM_VMEM] = "vmem->vmem",
+	[MACH_DMA_VMEM_SMEM] = "vmem->smem",
+	[MACH_DMA_SMEM_VMEM] = "smem->vmem",
 };
 
 static const int srcspace[NMACHDMADIR] = {
-	0, SIM_HBM, SIM_VMEM, SIM_HBM, SIM_SMEM, SIM_VMEM
+	0, SIM_HBM, SIM_VMEM, SIM_HBM, SIM_SMEM, SIM_VMEM, SIM_VMEM, SIM_SMEM
 };
 static const int dstspace[NMACHDMADIR] = {
-	0, SIM_VMEM, SIM_HBM, SIM_SMEM, SIM_HBM, SIM_VMEM
+	0, SIM_VMEM, SIM_HBM, SIM_SMEM, SIM_HBM, SIM_VMEM, SIM_SMEM, SIM_VMEM
 };
 
 static uint32_t
@@ -183,9 +186,9 @@ parse(MachSim *m, uint32_t b, const SimIns *in, uint64_t addr, SimDma *x,
 	if (packed && *esize != 2 && *esize != 1)
 		return bad(m, b, in, addr, "packed mode with an element size "
 		    "other than 1 or 2");
-	if (packed && x->dir != MACH_DMA_HBM_VMEM && x->dir !=
-	    MACH_DMA_VMEM_HBM && x->dir != MACH_DMA_VMEM_VMEM)
-		return bad(m, b, in, addr, "packed mode without a VMEM side");
+	if (packed && (srcspace[x->dir] == SIM_SMEM ||
+	    dstspace[x->dir] == SIM_SMEM))
+		return bad(m, b, in, addr, "packed mode with an SMEM side");
 	if (word(m, addr, MACH_DMA_RESERVED))
 		return bad(m, b, in, addr, "reserved word is not 0");
 	for (i = 0; i < 4; i++) {
@@ -289,7 +292,7 @@ schedule(MachSim *m, SimDma *x)
 	x->issue = m->cycle;
 	x->start = m->cycle > m->engine_free[e] ? m->cycle : m->engine_free[e];
 	charged = rows * ceildiv(x->row, g) * g;
-	if (x->dir == MACH_DMA_VMEM_VMEM) {
+	if (srcspace[x->dir] != SIM_HBM && dstspace[x->dir] != SIM_HBM) {
 		chan = &m->ocm_free;
 		bw = (uint64_t)m->V * 4;
 	} else {

@@ -59,6 +59,11 @@
  *    vector side is a VMEM home accessed one element at a time (rank-1
  *    loads: a lane tile of a [1, n] home at a time, the element's lane
  *    selected).
+ *  - A value of a vector that scalar code needs (a condition, an index,
+ *    an SMEM store) goes through memory: stored into a one-element VMEM
+ *    home, copied by a VMEM->SMEM DMA, loaded (ml_extract).  Scalar f32
+ *    arithmetic is done on the VPU and extracted.  A rank-0 Ref in VMEM
+ *    is a [1, 1] buffer (the pipeline's), used whole.
  *  - Not lowered (reported as errors): dots of rank-1 or mixed-rank
  *    operands (sema rejects them first), func-only expressions.
  */
@@ -67,21 +72,6 @@
 #include "backend/mosaic/lower.h"
 
 static void stmts(L *l, const CBlock *b);
-
-/* A rank-0 operand in VMEM (a scalar that is not in SMEM): its block
-   has no vector layout yet. */
-static void
-rank0_vmem(L *l, Loc loc)
-{
-	int first = !l->err;
-
-	ml_error(l, loc, "not supported by the compiled path yet: a rank-0 "
-	    "operand in VMEM; declare it with shape [1, 1] (or put a scalar "
-	    "input in smem)");
-	if (first)
-		diag_note(l->d, mosaic_file_loc(loc), "%s",
-		    MOSAIC_NOT_YET_HINT);
-}
 
 /*
  * The whole value of e: a scalar, a small SSA vector, or memory (a view
@@ -152,10 +142,8 @@ ml_ev_val(L *l, const CExpr *e)
 {
 	CExpr *k;
 
-	if (e->op == CX_LOAD && e->u.load.sl.n == 0) {
-		rank0_vmem(l, e->loc);
-		return (Val){ V_NONE, TNONE };
-	}
+	if (e->op == CX_LOAD && e->u.load.sl.n == 0)	/* rank-0 in VMEM */
+		return (Val){ V_REF, ml_ref_of(l, e->u.load.ref) };
 	if (e->op == CX_LOAD) {		/* a VMEM element: a [1, ..] view */
 		CSlice sl = e->u.load.sl;
 		int i;
@@ -239,10 +227,6 @@ store(L *l, const CStmt *s)
 
 	if (tile_val(l->f, ref)->mem.space == TS_SMEM) {
 		ml_smem_store(l, s, ref);
-		return;
-	}
-	if (tile_val(l->f, ref)->shape.rank == 0) {
-		rank0_vmem(l, s->loc);
 		return;
 	}
 	dst = place_view(l, p, ref);
@@ -341,11 +325,9 @@ dma(L *l, const CStmt *s)
 
 	args[0] = dma_place(l, &s->u.dma.src);
 	args[1] = dma_place(l, &s->u.dma.dst);
-	if (s->kind == CS_DMA_COPY) {
-		if (l->copy_flag < 0)
-			l->copy_flag = tile_flag(l->f, "copy", 1);
-		g = l->copy_flag;
-	} else
+	if (s->kind == CS_DMA_COPY)
+		g = ml_copy_flag(l);
+	else
 		g = sem_flag(l, &s->u.dma.sem, &idx);
 	if (s->kind != CS_DMA_WAIT)
 		sync_op(l, TOP_DMA_START, args, 2, g, idx);
@@ -425,6 +407,9 @@ mosaic_lower_body(TFunc *f, const CKernel *k, const MosaicRefs *refs,
 	l.copy_flag = -1;
 	l.slot = arena_alloc(f->arena, (k->nslot ? k->nslot : 1) *
 	    sizeof *l.slot);
+	l.xslot = arena_alloc(f->arena, (k->nslot ? k->nslot : 1) *
+	    sizeof *l.xslot);
+	memset(l.xslot, 0, (k->nslot ? k->nslot : 1) * sizeof *l.xslot);
 	l.rng.n = k->nslot;
 	l.rng.lo = arena_alloc(f->arena, (k->nslot + 1) * sizeof(int64_t));
 	l.rng.hi = arena_alloc(f->arena, (k->nslot + 1) * sizeof(int64_t));

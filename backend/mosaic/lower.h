@@ -34,6 +34,12 @@ typedef struct Ctx {
 	int64_t cols;		/* columns of the chunk */
 } Ctx;
 
+/* A V_SSA slot's value extracted to a scalar (see ml_extract). */
+typedef struct XSlot {
+	TRef r;			/* the scalar, or TNONE */
+	int blk;		/* the block it was extracted in */
+} XSlot;
+
 typedef struct L {
 	TFunc *f;
 	const CKernel *k;
@@ -46,6 +52,10 @@ typedef struct L {
 	MosaicRanges rng;	/* [k->nslot]: ranges of int slots known */
 	int recbuf;		/* 1 + the index record's TFunc.buf, or 0 */
 	int nhome;
+	int xbuf[2][SEMA_MAXRANK + 1][2];	/* 1 + the VMEM, SMEM buffers
+						   of extracts (i32, f32) by
+						   rank, or 0 */
+	XSlot *xslot;		/* [k->nslot] */
 	int err;
 } L;
 
@@ -85,7 +95,9 @@ TOpKind ml_ew_op(CxOp op);
 int ml_cmp_of(CxOp op, TCmp *c);
 DType ml_scalar_dt(DType t);
 TRef ml_const_scalar(L *l, DType t, const CExpr *e);
+int ml_copy_flag(L *l);
 TRef ml_extract(L *l, TRef v);
+TRef ml_sbinop(L *l, TOpKind op, TRef a, TRef b);
 int ml_i8_wraps(CxOp op);
 TRef ml_wrap_i8(L *l, TRef v);
 TRef ml_clamp_i8(L *l, TRef v);

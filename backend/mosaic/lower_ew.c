@@ -118,12 +118,12 @@ leaf(L *l, const Ctx *c, Val v)
 /*
  * Scalars on the VPU.  The scalar unit has i32 and bool ALUs only (f32
  * division is a software sequence there), and no path from vector
- * registers to scalar ones: a rank-0 value that is other f32 arithmetic
- * (or an f32 compare, or a conversion to or from f32), a
- * full reduction or an element of a VMEM block is computed on the VPU
- * instead, where a vector uses it: its leaves splatted (or, for values
- * taken out of vectors, their [1, .., 1] vectors broadcast) to the
- * chunk, the ops done on the chunk.
+ * registers to scalar ones but a DMA (ml_extract): a rank-0 value that
+ * is other f32 arithmetic (or an f32 compare, or a conversion to or
+ * from f32), a full reduction or an element of a VMEM block is computed
+ * on the VPU instead, where a vector uses it: its leaves splatted (or,
+ * for values taken out of vectors, their [1, .., 1] vectors broadcast)
+ * to the chunk, the ops done on the chunk.
  */
 int
 ml_scalar_on_vpu(L *l, const CExpr *e)

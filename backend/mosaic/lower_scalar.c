@@ -168,13 +168,174 @@ scalar_cast(L *l, const CExpr *e, TRef v, const TVal *t)
 	return tile_emit(l->f, TOP_CONVERT, args, 1, t, NULL);
 }
 
-/* A whole small vector reduced to its one element. */
+/* The flag of the body's synchronous copies (dma_copy, extracts). */
+int
+ml_copy_flag(L *l)
+{
+	if (l->copy_flag < 0)
+		l->copy_flag = tile_flag(l->f, "copy", 1);
+	return l->copy_flag;
+}
+
+/* The one-element buffers of extracts of dtype t (f32 or i32) from
+   vectors of rank r: a VMEM home and an SMEM word, made once. */
+static void
+extract_bufs(L *l, DType t, int r, TRef *vm, TRef *sm)
+{
+	int k = t == DT_F32, *b = l->xbuf[k][r];
+	const char *name;
+	Shape one;
+	int i;
+
+	one.rank = r;
+	for (i = 0; i < r; i++)
+		one.d[i] = 1;
+	if (!b[0]) {
+		name = arena_printf(l->f->arena, "(extract %s, rank %d)",
+		    dtype_name(t), r);
+		b[0] = 1 + tile_buffer(l->f, name, TB_INTERNAL, TS_VMEM, t,
+		    &one, 1, -1);
+		b[1] = 1 + tile_buffer(l->f, name, TB_INTERNAL, TS_SMEM, t,
+		    &one, 1, -1);
+	}
+	*vm = tile_buf_ref(l->f, b[0] - 1);
+	*sm = tile_buf_ref(l->f, b[1] - 1);
+}
+
+/* The i32 0 / 1 vector of mask m. */
+static TRef
+mask_to_i32(L *l, TRef m)
+{
+	const TVal *tv = tile_val(l->f, m);
+	TVal ty = ml_vec_type(l, DT_I32, &tv->shape, tv->lay.kind);
+	TRef a[3], one = tile_const_i32(l->f, 1);
+	TRef zero = tile_const_i32(l->f, 0);
+
+	a[0] = m;
+	a[1] = tile_emit(l->f, TOP_SPLAT, &one, 1, &ty, NULL);
+	a[2] = tile_emit(l->f, TOP_SPLAT, &zero, 1, &ty, NULL);
+	return tile_emit(l->f, TOP_SELECT, a, 3, &ty, NULL);
+}
+
+/* A synchronization op of the copy flag. */
+static void
+copy_op(L *l, TOpKind op, TRef *args, int n)
+{
+	int opi;
+
+	tile_emit(l->f, op, args, n, NULL, &opi);
+	l->f->op.v[opi].u.flag.flag = ml_copy_flag(l);
+	l->f->op.v[opi].u.flag.dyn = 0;
+}
+
+/*
+ * A whole small vector reduced to its one element.  The machine has no
+ * move from vector registers to scalar ones, so the element goes through
+ * memory: a store into a one-element VMEM home, an on-chip DMA of its
+ * word into SMEM (VMEM->SMEM), waited for at once (nothing else touches
+ * either buffer meanwhile), and a scalar load.  bool goes as i32 0 / 1,
+ * bf16 as f32, i8 as i32.
+ */
 TRef
 ml_extract(L *l, TRef v)
 {
-	TVal t = tile_scalar_type(ml_scalar_dt(tile_val(l->f, v)->dtype));
+	const TVal *tv = tile_val(l->f, v);
+	DType from = tv->dtype, t = from == DT_BOOL ? DT_I32 :
+	    ml_scalar_dt(from);
+	int r = tv->shape.rank;
+	TIdx idx[SEMA_MAXRANK];
+	TRef dyn[SEMA_MAXRANK], args[2], x;
+	TVal st = tile_scalar_type(t);
 
-	return tile_emit(l->f, TOP_EXTRACT, &v, 1, &t, NULL);
+	if (r < 1 || r > SEMA_MAXRANK || shape_numel(&tv->shape) != 1)
+		bug("mosaic: an extract from a vector of %lld elements",
+		    (long long)shape_numel(&tv->shape));
+	v = from == DT_BOOL ? mask_to_i32(l, v) : ml_widen(l, v);
+	extract_bufs(l, t, r, &args[0], &args[1]);
+	ml_store_whole(l, args[0], v);
+	copy_op(l, TOP_DMA_START, args, 2);
+	copy_op(l, TOP_DMA_WAIT, args + 1, 1);
+	ml_whole(idx, dyn, &tile_val(l->f, args[1])->shape);
+	x = ml_access(l, TOP_SLOAD, args[1], TNONE, idx, dyn, 1, &st);
+	if (from == DT_BOOL)
+		x = tile_cmp(l->f, TC_NE, x, tile_const_i32(l->f, 0));
+	return x;
+}
+
+/* Is block b open (so that a value made in it dominates what is being
+   emitted now)? */
+static int
+block_open(L *l, int b)
+{
+	int i;
+
+	for (i = 0; i < l->f->cur.n; i++)
+		if (l->f->cur.v[i] == b)
+			return 1;
+	return 0;
+}
+
+/* The scalar of V_SSA slot s: extracted once, where the first use that
+   needs it can be seen from here, else again. */
+static TRef
+slot_scalar(L *l, int s)
+{
+	XSlot *x = &l->xslot[s];
+
+	if (x->r != TNONE && block_open(l, x->blk))
+		return x->r;
+	x->r = ml_extract(l, l->slot[s].r);
+	x->blk = l->f->cur.v[l->f->cur.n - 1];
+	return x->r;
+}
+
+/*
+ * f32 (and bf16) arithmetic other than division, and conversions to or
+ * from floats: the scalar unit has no FPU, so a rank-0 e that needs one
+ * in scalar code is computed on the VPU as a [1, 1] vector
+ * (ml_scalar_on_vpu) and extracted once, at its root.  Compares, selects
+ * and division of floats are done on the integer ALU (exactly).
+ */
+static int
+needs_fpu(L *l, const CExpr *e)
+{
+	switch (e->op) {
+	case CX_CONST: case CX_AXIS: case CX_NPROG: case CX_SLOT: case CX_LOAD:
+	case CX_WHERE: case CX_SELECT: case CX_DIV:
+	case CX_SUM: case CX_RMAX: case CX_RMIN: case CX_MEAN:
+		return 0;
+	case CX_CAST:
+		return ml_scalar_dt(e->dtype) !=
+		    ml_scalar_dt(e->arg[0]->dtype) &&
+		    (dtype_is_float(e->dtype) ||
+		    dtype_is_float(e->arg[0]->dtype)) && ml_scalar_on_vpu(l, e);
+	default:
+		return !ml_cmp_of(e->op, &(TCmp){0}) &&
+		    dtype_is_float(e->dtype) && ml_scalar_on_vpu(l, e);
+	}
+}
+
+/* a op b on scalars: f32 ones on the VPU (but division, which the
+   scalar unit does exactly), extracted. */
+TRef
+ml_sbinop(L *l, TOpKind op, TRef a, TRef b)
+{
+	Shape one = { 2, { 1, 1 } };
+
+	if (tile_val(l->f, a)->dtype != DT_F32 || op == TOP_DIV)
+		return tile_binop(l->f, op, a, b);
+	return ml_extract(l, tile_binop(l->f, op, ml_splat(l, a, DT_F32,
+	    &one), ml_splat(l, b, DT_F32, &one)));
+}
+
+/* Rank-0 e computed on the VPU, then extracted. */
+static TRef
+vpu_scalar(L *l, const CExpr *e)
+{
+	Shape one = { 2, { 1, 1 } };
+
+	ml_hoist(l, e, NULL);
+	return ml_extract(l, ml_ev_arg(l, e, NULL, &one));
 }
 
 TRef
@@ -186,6 +347,8 @@ ml_ev_scalar(L *l, const CExpr *e)
 
 	if (l->err)
 		return tile_const_i32(l->f, 0);
+	if (needs_fpu(l, e))
+		return vpu_scalar(l, e);
 	t = tile_scalar_type(ml_scalar_dt(e->dtype));
 	switch (e->op) {
 	case CX_CONST:
@@ -198,7 +361,7 @@ ml_ev_scalar(L *l, const CExpr *e)
 		if (l->slot[e->u.slot].kind == V_SCALAR)
 			return l->slot[e->u.slot].r;
 		if (l->slot[e->u.slot].kind == V_SSA)
-			return ml_extract(l, l->slot[e->u.slot].r);
+			return slot_scalar(l, e->u.slot);
 		break;
 	case CX_LOAD: {
 		TRef ref = ml_ref_of(l, e->u.load.ref);

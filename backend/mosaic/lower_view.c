@@ -168,6 +168,8 @@ ml_slice_view(L *l, TRef ref, const CSlice *sl)
 	TRef dyn[SEMA_MAXRANK];
 	int i;
 
+	if (sl->n == 0)		/* a rank-0 Ref: in VMEM, its [1, 1] */
+		return ref;
 	for (i = 0; i < sl->n && i < SEMA_MAXRANK; i++) {
 		const CIdx *c = &sl->dim[i];
 		idx[i].start = c->dyn ? 0 : c->start;
@@ -318,7 +320,7 @@ sstore_fn(L *l, const TIdx *idx, const TRef *dyn, void *arg)
 		    dyn, 0, &t));
 	}
 	if (w->acc != NCXOP)
-		x = tile_binop(l->f, ml_ew_op(w->acc), sload(l, w->smem, idx,
+		x = ml_sbinop(l, ml_ew_op(w->acc), sload(l, w->smem, idx,
 		    dyn), x);
 	ml_access(l, TOP_SSTORE, w->smem, x, idx, dyn, 1, NULL);
 }
@@ -493,7 +495,7 @@ ml_smem_store(L *l, const CStmt *s, TRef ref)
 	if (s->u.store.acc != NCXOP) {
 		TVal t = tile_scalar_type(tile_val(l->f, v)->dtype);
 		TRef old = ml_view(l, ref, idx, dyn, p->sl.n, TOP_SLOAD, &t);
-		v = tile_binop(l->f, ml_ew_op(s->u.store.acc), old, v);
+		v = ml_sbinop(l, ml_ew_op(s->u.store.acc), old, v);
 	}
 	d = arena_alloc(l->f->arena, SEMA_MAXRANK * sizeof *d);
 	args[0] = ref;

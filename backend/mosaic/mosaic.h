@@ -190,7 +190,6 @@ typedef enum TOpKind {
 	TOP_ROLL,	/* arg0 vector rotated by arg1 (i32) along u.axis:
 			   out[i] = in[(i - shift) mod n]; lane axis: XLU */
 	TOP_VTRANSPOSE,	/* arg0 vector [.., A, B] -> [.., B, A] (XLU) */
-	TOP_EXTRACT,	/* arg0 vector with one element -> that scalar */
 	/* memory */
 	TOP_BUF,	/* -> ref of slot 0 of buffer u.buf (whole shape) */
 	TOP_SLOT,	/* arg0 ref of a buffer's slot 0, arg1 i32 slot ->

@@ -849,6 +849,17 @@ space(MemSpace m)
 	return m == MEM_SMEM ? TS_SMEM : m == MEM_ANY ? TS_HBM : TS_VMEM;
 }
 
+/* The buffer shape of a block or scratch s in m: a rank-0 one in VMEM
+   is a [1, 1] matrix (one element of a tile; vectors have rank 1 up),
+   which the body sees whole. */
+static const Shape *
+buf_shape(MemSpace m, const Shape *s)
+{
+	static const Shape one = { 2, { 1, 1 } };
+
+	return s->rank == 0 && space(m) == TS_VMEM ? &one : s;
+}
+
 static void
 buffers(Pe *P, MosaicRefs *refs)
 {
@@ -869,7 +880,8 @@ buffers(Pe *P, MosaicRefs *refs)
 			    TS_SMEM, o->dtype, &o->shape, 1, i);
 		else if (po->windowed)
 			P->blk[i] = tile_buffer(P->f, o->name, TB_BLOCK,
-			    space(o->mem), o->dtype, &o->block, po->nbuf, i);
+			    space(o->mem), o->dtype, buf_shape(o->mem,
+			    &o->block), po->nbuf, i);
 		if (P->blk[i] >= 0)
 			P->blkref[i] = tile_buf_ref(P->f, P->blk[i]);
 		if (o->role == ROLE_SMEM_TABLE)
@@ -891,8 +903,8 @@ buffers(Pe *P, MosaicRefs *refs)
 			continue;
 		}
 		refs->scratch[i] = tile_buf_ref(P->f, tile_buffer(P->f,
-		    c->name, TB_SCRATCH, space(c->mem), c->dtype, &c->shape,
-		    1, i));
+		    c->name, TB_SCRATCH, space(c->mem), c->dtype,
+		    buf_shape(c->mem, &c->shape), 1, i));
 	}
 	sh.d[0] = words ? words : 1;
 	P->st = tile_buf_ref(P->f, tile_buffer(P->f, "(pipeline state)",
@@ -1108,12 +1120,15 @@ current(Pe *P, int i, Cur *c, const TRef *axis, const TRef *nxt,
 	    c->nxt));
 }
 
-/* The body's view of operand i: the current slot, squeezed. */
+/* The body's view of operand i: the current slot, squeezed (a rank-0
+   block in VMEM: the slot's [1, 1]). */
 static TRef
 body_view(Pe *P, int i, Cur *c)
 {
 	const COperand *o = &P->k->op[i];
 
+	if (buf_shape(o->mem, &o->block) != &o->block)
+		return slot_ref(P, i, c->slot);
 	return view(P, slot_ref(P, i, c->slot), o->block.d, NULL,
 	    o->squeezed, o->shape.rank);
 }

@@ -19,7 +19,6 @@ static const char *const opnames[NTOP] = {
 	"add", "sub", "mul", "div", "rem", "max", "min", "and", "or", "xor",
 	"shl", "shr", "cmp", "select",
 	"iota", "broadcast", "reshape", "reduce", "roll", "vtranspose",
-	"extract",
 	"buf", "slot", "view", "load", "store", "sload", "sstore",
 	"matmul", "transpose", "rollm",
 	"dma_start", "dma_wait", "sem_signal", "sem_wait",

@@ -406,13 +406,6 @@ check_kind(V *v, const TOp *o)
 			return fail(v, o, "%s: element counts differ",
 			    "reshape");
 		return 0;
-	case TOP_EXTRACT:
-		if (nargs(v, o, 1, 1) || !kind_is(v, o->arg[0], TV_VEC) ||
-		    shape_numel(&val(v, o->arg[0])->shape) != 1 ||
-		    o->nres != 1 || !kind_is(v, o->res[0], TV_SCALAR))
-			return fail(v, o, "%s: one-element vector to scalar",
-			    "extract");
-		return 0;
 	case TOP_BUF:
 		if (o->u.buf < 0 || o->u.buf >= v->f->buf.n || o->nres != 1 ||
 		    !kind_is(v, o->res[0], TV_REF))

@@ -21,8 +21,8 @@
  *           the site.  Dynamic flag indices become one guarded op per
  *           flag.
  * Subset:   f32, i32, bool and bf16 values; what the files below do not
- *           lower (an extract of a vector element into a scalar, a row
- *           stored into a column, some bf16 and DMA view shapes) is
+ *           lower (a row stored into a column, some bf16 and DMA view
+ *           shapes) is
  *           reported as not supported yet, naming the construct.
  * Files:    isel.c the walk, scalars and control flow; isel_sdiv.c scalar
  *           division; isel_ref.c memory views, loads and stores;
@@ -750,7 +750,7 @@ op(Isel *I, const TOp *o)
 		scalar_or_vector(I, o);
 		break;
 	case TOP_BROADCAST: case TOP_RESHAPE: case TOP_REDUCE: case TOP_ROLL:
-	case TOP_VTRANSPOSE: case TOP_EXTRACT:
+	case TOP_VTRANSPOSE:
 		isel_xlu_op(I, o, out);
 		break;
 	case TOP_TRANSPOSE: case TOP_ROLLM:

@@ -228,8 +228,8 @@ int isel_mask_to_v(Isel *I, int m);
 int isel_v_to_mask(Isel *I, int v);
 
 /* ------------------------------------------------------------ isel_xlu.c */
-/* Vector structure: broadcast, reshape, reduce, roll, transpose (values)
-   and extract (a scalar result). */
+/* Vector structure: broadcast, reshape, reduce, roll, transpose
+   (values). */
 void isel_xlu_op(Isel *I, const TOp *o, Val *out);
 /* The in-memory forms: TOP_TRANSPOSE and TOP_ROLLM. */
 void isel_xlu_mem(Isel *I, const TOp *o);

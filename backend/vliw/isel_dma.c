@@ -59,6 +59,8 @@ dma_dir(TSpace s, TSpace d)
 	if (s == TS_HBM && d == TS_SMEM) return MACH_DMA_HBM_SMEM;
 	if (s == TS_SMEM && d == TS_HBM) return MACH_DMA_SMEM_HBM;
 	if (s == TS_VMEM && d == TS_VMEM) return MACH_DMA_VMEM_VMEM;
+	if (s == TS_VMEM && d == TS_SMEM) return MACH_DMA_VMEM_SMEM;
+	if (s == TS_SMEM && d == TS_VMEM) return MACH_DMA_SMEM_VMEM;
 	return MACH_DMA_NONE;
 }
 
@@ -122,13 +124,20 @@ bytewise(DType dt)
 	return dt == DT_BOOL || dt == DT_I8;
 }
 
+/* A direction with an SMEM side. */
+static int
+smem_dir(int dir)
+{
+	return dir == MACH_DMA_HBM_SMEM || dir == MACH_DMA_SMEM_HBM ||
+	    dir == MACH_DMA_VMEM_SMEM || dir == MACH_DMA_SMEM_VMEM;
+}
+
 /* Copies of packed VMEM tiles (MACH_DMA_PACKED): bf16, i8 with no SMEM
    side (SMEM holds i8 a word an element). */
 static int
 packed(DType dt, int dir)
 {
-	return dt == DT_BF16 || (dt == DT_I8 && dir != MACH_DMA_HBM_SMEM &&
-	    dir != MACH_DMA_SMEM_HBM);
+	return dt == DT_BF16 || (dt == DT_I8 && !smem_dir(dir));
 }
 
 /* A piece of a view dim: elements [off, off + n). */
@@ -373,6 +382,18 @@ plain_axes(Isel *I, const Ref *const *side, int ns, int64_t e, Axis *ax)
 	return na;
 }
 
+/* The elements of view r. */
+static int64_t
+numel(const Ref *r)
+{
+	int64_t n = 1;
+	int k;
+
+	for (k = 0; k < r->nvd; k++)
+		n *= r->size[k];
+	return n;
+}
+
 /*
  * Axes of a packed (bf16, i8) copy: columns (dim 0, contiguous in
  * HBM), rows (dim 1: the row tiles' stride on a VMEM side), the leading
@@ -384,6 +405,11 @@ packed_axes(Isel *I, const Ref *const *side, int ns, Axis *ax)
 	int n = side[0]->nvd, k, w, na = 2, rank;
 	const Ref *r;
 
+	if (numel(side[0]) == 1) {	/* one element (rank 0): no strides */
+		ax[0] = (Axis){ 1, { 2, 2 } };
+		ax[1] = (Axis){ 1, { 0, 0 } };
+		return 2;
+	}
 	if (n < 1)
 		return unsupported(I, "this DMA shape");
 	ax[0] = (Axis){ side[0]->size[n - 1], { 2, 2 } };
@@ -508,14 +534,19 @@ shared_desc(Isel *I, uint32_t ctrl, const Axis *ax, int na)
 	return k.desc;
 }
 
-/* Same dtype and view sizes on both sides. */
+/* Same dtype and view sizes on both sides, or one element on both (a
+   rank-0 operand in HBM and its [1, 1] block in VMEM: plan() and the
+   axes skip dims of size 1). */
 static int
 same_shape(Isel *I, const Ref *a, const Ref *b)
 {
 	int k;
 
-	if (isel_rbuf(I, a)->dtype != isel_rbuf(I, b)->dtype ||
-	    a->nvd != b->nvd)
+	if (isel_rbuf(I, a)->dtype != isel_rbuf(I, b)->dtype)
+		return 0;
+	if (numel(a) == 1 && numel(b) == 1)
+		return 1;
+	if (a->nvd != b->nvd)
 		return 0;
 	for (k = 0; k < a->nvd; k++)
 		if (a->size[k] != b->size[k])
@@ -543,16 +574,17 @@ piece(Isel *I, const Ref *r, const Seg *rs, const Seg *cs)
 }
 
 /* Which copies the machine has: a direction, one dtype and shape, bf16
-   through VMEM. */
+   through VMEM; between VMEM and SMEM 32-bit words only (both hold a
+   word an element). */
 static int
 copyable(Isel *I, const Ref *const *side, int dir, DType dt)
 {
-	int smem = dir == MACH_DMA_HBM_SMEM || dir == MACH_DMA_SMEM_HBM;
-
 	if (!dir || !same_shape(I, side[0], side[1]))
 		return 0;
+	if (dir == MACH_DMA_VMEM_SMEM || dir == MACH_DMA_SMEM_VMEM)
+		return dtype_size(dt) == 4;
 	if (dt == DT_BF16)
-		return !smem;
+		return !smem_dir(dir);
 	return dt == DT_I8 || dtype_size(dt) == 4;
 }
 

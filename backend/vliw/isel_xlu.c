@@ -1,6 +1,6 @@
 /*
  * isel_xlu.c - instruction selection for the structure of vector values:
- * broadcasts, reshapes, reductions, rolls, transposes and extracts, and
+ * broadcasts, reshapes, reductions, rolls and transposes, and
  * the in-memory transposes and rolls (cross-lane work goes to the XLU,
  * cross-sublane work to the VALU's sublane rotates and broadcasts).
  *
@@ -32,8 +32,7 @@
  *   packed (i8, bf16) in memory: a row group is a part of its tile's
  *                        words (loaded: shifted down); the stored
  *                        groups of a tile are packed into its words.
- * Not lowered (reported): extract (the machine has no vector-to-scalar
- * path but a DMA round trip through HBM), dynamic shifts along sizes
+ * Not lowered (reported): dynamic shifts along sizes
  * that are not powers of two and dynamic rolls in memory, rolls along
  * leading dims or of partial tiles, other reshapes.
  *
@@ -649,10 +648,7 @@ isel_xlu_op(Isel *I, const TOp *o, Val *out)
 	case TOP_ROLL: roll(I, o, out); break;
 	case TOP_VTRANSPOSE: vtranspose(I, o, out); break;
 	default:
-		unsupported(I, arena_printf(I->a, "'%s' (the machine moves "
-		    "vector elements to scalar registers only through a DMA "
-		    "round trip)", tile_op_name(o->op)));
-		break;
+		bug("isel: '%s' is not an XLU op", tile_op_name(o->op));
 	}
 }
 

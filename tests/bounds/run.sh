@@ -131,6 +131,32 @@ for preset in small v4; do
 	    -fno-bounds-check >out 2>err ||
 		bad "$preset dyn -fno-bounds-check: $(cat err)"
 done
+# An index out of a vector (dyn.pk's ext): k[0] = 3 sends x's index to 4
+# at i=1, stopping both modes at the index; k[0] = 2 runs.
+"$check" table kbad.npy 3 0 0 0 0 0 0 0 || exit 99
+"$check" table kgood.npy 2 0 0 0 0 0 0 0 || exit 99
+for preset in small v4; do
+	what="index 4 is out of bounds for dimension 0 of 'x' (size 4)"
+	"$PALLASC" -m $preset --run dyn.pk --entry ext --input-file k=kbad.npy \
+	    -fdiagnostics-color=never >out 2>err
+	st=$?
+	[ $st -eq 1 ] && grep -qF "dyn.pk:36:16: error: at grid point (i=1) \
+the $what" err || bad "$preset ext compiled: status $st: $(cat err)"
+	"$PALLASC" -m $preset --interpret --run dyn.pk --entry ext \
+	    --input-file k=kbad.npy -fdiagnostics-color=never >out 2>err
+	st=$?
+	[ $st -eq 1 ] && grep -qF "dyn.pk:36:16: error: $what" err ||
+		bad "$preset ext interpret: status $st: $(cat err)"
+	mkdir -p "$preset/ext/c" "$preset/ext/i" || exit 99
+	"$PALLASC" -m $preset --run dyn.pk --entry ext \
+	    --input-file k=kgood.npy --save-dir "$preset/ext/c" 2>err ||
+		bad "$preset ext: $(cat err)"
+	"$PALLASC" -m $preset --interpret --run dyn.pk --entry ext \
+	    --input-file k=kgood.npy --save-dir "$preset/ext/i" 2>err ||
+		bad "$preset ext interpret: $(cat err)"
+	cmp -s "$preset/ext/c/y.npy" "$preset/ext/i/y.npy" ||
+		bad "$preset ext: compiled and interpreted y differ"
+done
 "$PALLASC" --emit=tile --entry dyn dyn.pk >tile 2>err || bad "$(cat err)"
 [ "$(grep -c ' trap ' tile)" = 5 ] || bad "dyn: checks: $(grep ' trap ' tile)"
 "$PALLASC" --emit=tile --entry proved dyn.pk >tile 2>err &&

@@ -271,6 +271,42 @@ START_TEST(packed_timing)
 }
 END_TEST
 
+/*
+ * VMEM<->SMEM copies take the on-chip channel (a vreg of bytes a cycle),
+ * not the HBM bandwidth: 64 words a row each, 64 granules of 32 bytes,
+ * land at 1 + 50 + 2048 / (V x 4); the data arrive.
+ */
+START_TEST(onchip_smem_timing)
+{
+	uint32_t cnt[4] = { 1, 64, 1, 1 }, w;
+	int32_t vs[3] = { 128 * 4, 0, 0 }, ss[3] = { 4, 0, 0 };
+	int dir, i;
+	T t;
+
+	for (dir = MACH_DMA_VMEM_SMEM; dir <= MACH_DMA_SMEM_VMEM; dir++) {
+		int v = dir == MACH_DMA_VMEM_SMEM;
+		open_dma(&t, "");
+		for (i = 0; i < 64; i++) {
+			w = 0x5a000000u + (uint32_t)i;
+			memcpy(v ? t.m->vmem + 8192 + i * 512 :
+			    t.m->smem + 256 + i * 4, &w, 4);
+		}
+		desc(&t, 2048, ctrl_of(dir, 2, 4, 0), v ? 8192 : 256,
+		    v ? 256 : 8192, cnt, v ? vs : ss, v ? ss : vs);
+		ck_assert_msg(t_run(&t) == 0, "%s", t.m->trap.message);
+		ck_assert_uint_eq(t.m->cnt.cycles, 1 + 50 + (2048 +
+		    (uint64_t)t.m->V * 4 - 1) / ((uint64_t)t.m->V * 4) + 2);
+		ck_assert_uint_eq(t.m->cnt.hbm_read_bytes, 0);
+		for (i = 0; i < 64; i++) {
+			memcpy(&w, v ? t.m->smem + 256 + i * 4 : t.m->vmem +
+			    8192 + i * 512, 4);
+			ck_assert_uint_eq(w, 0x5a000000u + (uint32_t)i);
+		}
+		t_close(&t);
+	}
+}
+END_TEST
+
 /* The footprint of a packed destination: its tiles race with a vld. */
 START_TEST(packed_race)
 {
@@ -365,8 +401,9 @@ START_TEST(packed_bad_descriptor)
 	} bad[] = {
 		{ MACH_DMA_HBM_VMEM, 4, MACH_DMA_PACKED, "element size" },
 		{ MACH_DMA_HBM_VMEM, 8, MACH_DMA_PACKED, "element size" },
-		{ MACH_DMA_HBM_SMEM, 2, MACH_DMA_PACKED, "VMEM side" },
-		{ MACH_DMA_SMEM_HBM, 2, MACH_DMA_PACKED, "VMEM side" },
+		{ MACH_DMA_HBM_SMEM, 2, MACH_DMA_PACKED, "SMEM side" },
+		{ MACH_DMA_SMEM_HBM, 2, MACH_DMA_PACKED, "SMEM side" },
+		{ MACH_DMA_VMEM_SMEM, 2, MACH_DMA_PACKED, "SMEM side" },
 		{ MACH_DMA_HBM_VMEM, 2, MACH_DMA_PACKED << 1, "control bits" },
 		{ MACH_DMA_HBM_VMEM, 2, 1u << 31, "control bits" },
 	};
@@ -636,6 +673,7 @@ suite(void)
 	tcase_add_test(t, packed_vmem_to_hbm);
 	tcase_add_test(t, packed_vmem_to_vmem);
 	tcase_add_test(t, packed_timing);
+	tcase_add_test(t, onchip_smem_timing);
 	tcase_add_test(t, packed_race);
 	tcase_add_test(t, packed_i8_round_trip);
 	tcase_add_test(t, packed_bad_descriptor);

@@ -675,9 +675,10 @@ off4(const uint32_t *idx, const int32_t *st)
 static void
 dma_case(int dir, int ndim)
 {
-	static const int sp[6][2] = { { 0, 0 }, { SIM_HBM, SIM_VMEM },
-	    { SIM_VMEM, SIM_HBM }, { SIM_HBM, SIM_SMEM }, { SIM_SMEM, SIM_HBM },
-	    { SIM_VMEM, SIM_VMEM } };
+	static const int sp[NMACHDMADIR][2] = { { 0, 0 },
+	    { SIM_HBM, SIM_VMEM }, { SIM_VMEM, SIM_HBM }, { SIM_HBM, SIM_SMEM },
+	    { SIM_SMEM, SIM_HBM }, { SIM_VMEM, SIM_VMEM },
+	    { SIM_VMEM, SIM_SMEM }, { SIM_SMEM, SIM_VMEM } };
 	uint32_t cnt[4] = { 3, 2, 2, 2 }, idx[4];
 	int32_t ss[3] = { 64, 200, 500 }, ds[3] = { 16, 40, 96 };
 	uint64_t base[2], hbm;
