@@ -126,6 +126,11 @@ int isel_sfdiv(Isel *I, int x, int y);
    divisor (a splat of a constant folds). */
 int isel_vdiv_i32(Isel *I, int a, int b, TRef divisor, int rem);
 
+/* ------------------------------------------------------------ isel_frem.c */
+/* f32 x % y (registers: one tile, or scalars), exactly C's fmodf. */
+int isel_vfrem(Isel *I, int x, int y);
+int isel_sfrem(Isel *I, int x, int y);
+
 /* ------------------------------------------------------------ isel_ref.c */
 const TBuf *isel_rbuf(Isel *I, const Ref *r);
 /* Marks the memory op in as touching only buffer b (LIns.mlo/mhi). */
