@@ -117,6 +117,8 @@ int isel_madd(Isel *I, int a, int b, int64_t k);	/* a + b * k */
 /* ------------------------------------------------------------ isel_sdiv.c */
 /* Scalar i32 a / divisor (rem: a % divisor), truncating: a register. */
 int isel_sdiv(Isel *I, int a, TRef divisor, int rem);
+/* Scalar a mod n in [0, n) for a constant n > 0: a register. */
+int isel_smod(Isel *I, int a, int64_t n);
 
 /* Scalar f32 x / y (registers), correctly rounded: a register. */
 int isel_sfdiv(Isel *I, int x, int y);
