@@ -18,7 +18,7 @@
  * step, 650 a tile: a loop, not unrolled.
  *
  * Scalar: one bit a step (r = 2 r, minus my if that is not below it),
- * ex - ey + 1 trips of a loop of about 6 cycles.
+ * a loop of ex - ey + 1 trips (at most 277).
  *
  * Both then select C's special results: x when |x| < |y| (x = 0, y
  * infinite), the host's NaN for y = 0 or infinite x, and a NaN
