@@ -255,6 +255,9 @@ scalar_op(Isel *I, const TOp *o)
 	if (t == DT_F32 && o->op == TOP_DIV)
 		return isel_sfdiv(I, isel_scal(I, o->arg[0]),
 		    isel_scal(I, o->arg[1]));
+	if (t == DT_F32 && o->op == TOP_REM)
+		return isel_sfrem(I, isel_scal(I, o->arg[0]),
+		    isel_scal(I, o->arg[1]));
 	if (t != DT_I32)
 		return unsupported(I, arena_printf(I->a, "scalar %s '%s'",
 		    dtype_name(t), tile_op_name(o->op)));

@@ -121,6 +121,8 @@ int isel_madd(Isel *I, int a, int b, int64_t k);	/* a + b * k */
 /* ------------------------------------------------------------ isel_sdiv.c */
 /* Scalar i32 a / divisor (rem: a % divisor), truncating: a register. */
 int isel_sdiv(Isel *I, int a, TRef divisor, int rem);
+/* Scalar a mod n in [0, n) for a constant n > 0: a register. */
+int isel_smod(Isel *I, int a, int64_t n);
 
 /* Scalar f32 x / y (registers), correctly rounded: a register. */
 int isel_sfdiv(Isel *I, int x, int y);
@@ -129,6 +131,11 @@ int isel_sfdiv(Isel *I, int x, int y);
 /* One tile: i32 a / b (rem: a % b) truncating, b the tile of value
    divisor (a splat of a constant folds). */
 int isel_vdiv_i32(Isel *I, int a, int b, TRef divisor, int rem);
+
+/* ------------------------------------------------------------ isel_frem.c */
+/* f32 x % y (registers: one tile, or scalars), exactly C's fmodf. */
+int isel_vfrem(Isel *I, int x, int y);
+int isel_sfrem(Isel *I, int x, int y);
 
 /* ------------------------------------------------------------ isel_ref.c */
 const TBuf *isel_rbuf(Isel *I, const Ref *r);

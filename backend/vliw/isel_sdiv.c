@@ -106,6 +106,24 @@ isel_sdiv(Isel *I, int a, TRef divisor, int rem)
 	return op2(I, OP_SSUB, op2(I, OP_SXOR, q, sb), sb);
 }
 
+/* a mod n in [0, n) for a constant n > 0 (a roll's shift). */
+int
+isel_smod(Isel *I, int a, int64_t n)
+{
+	int ua, sa, q, r, p;
+
+	if (!(n & (n - 1)))
+		return opi(I, OP_SANDI, a, n - 1);
+	ua = magnitude(I, a, &sa);
+	steps(I, ua, opi(I, OP_SMOVI, 0, n), &q, &r);
+	r = op2(I, OP_SSUB, op2(I, OP_SXOR, r, sa), sa);
+	p = llo_new_reg(I->f, LC_P);
+	addi(I, OP_SCMPILT, p, r, 0);
+	q = sreg(I);
+	add(I, OP_SSEL, q, opi(I, OP_SADDI, r, n), r, p);
+	return q;
+}
+
 /* ------------------------------------------------------------ f32 */
 
 /*

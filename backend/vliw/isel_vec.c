@@ -424,6 +424,8 @@ vbinary(Isel *I, const TOp *o, DType t, int a, int b)
 		return mop(I, vcmp_op(o->u.cmp, t == DT_F32), a, b);
 	if (o->op == TOP_DIV && t == DT_F32)
 		return isel_vop(I, OP_VMULF, a, isel_eup(I, OP_ERCP, b));
+	if (o->op == TOP_REM && t == DT_F32)
+		return isel_vfrem(I, a, b);
 	if ((o->op == TOP_DIV || o->op == TOP_REM) && t == DT_I32)
 		return isel_vdiv_i32(I, a, b, o->arg[1], o->op == TOP_REM);
 	if (!(op = vop_f(o->op, t)))

@@ -533,15 +533,18 @@ roll_shift(Isel *I, TRef shift, int64_t n, int64_t T)
 }
 
 /*
- * A roll by a dynamic shift along n = 2^k elements: one static roll by
- * 2^b per bit b of (shift mod n), kept where the bit is set (a mask from
- * the shift's bit broadcast).  x[0..nt) is rolled in place.
+ * A roll by a dynamic shift along n elements: one static roll by 2^b
+ * per bit b of (shift mod n), kept where the bit is set (a mask from
+ * the shift's bit broadcast); rolls compose mod n, so n need not be a
+ * power of two (then the shift's mod is a scalar loop).  x[0..nt) is
+ * rolled in place.
  */
 static void
 roll_dyn(Isel *I, int *x, int64_t nt, int64_t T, int64_t n, int sub,
     TRef shift)
 {
-	int s = isel_scal(I, shift), bit, w, m, j, *y = tiles(I, nt);
+	int s = isel_smod(I, isel_scal(I, shift), n), bit, w, m, j;
+	int *y = tiles(I, nt);
 	int64_t b;
 
 	for (b = 1; b < n; b *= 2) {
@@ -575,7 +578,7 @@ roll(Isel *I, const TOp *o, Val *out)
 	n = sub ? g.R : g.C;
 	T = sub ? a->lay.tile_r : a->lay.tile_c;
 	nt = sub ? g.nr : g.nc;
-	if (!isel_cst(I, o->arg[1], &s) && is_pow2(n) && (n <= T || n % T == 0))
+	if (!isel_cst(I, o->arg[1], &s) && (n <= T || n % T == 0))
 		s = -2;		/* dynamic: roll_dyn */
 	else if ((s = roll_shift(I, o->arg[1], n, T)) < 0)
 		return;
@@ -894,6 +897,106 @@ mem_transpose(Isel *I, const TOp *o)
 	packed_flush(I, &d);
 }
 
+/* ------------------------------------------------- roll by a run-time
+   shift, in memory along rows */
+
+/* x rotated down by the sublanes in s[k] (0 <= k < 2 S): one vrot.sub
+   by 2^b per bit b, kept where the bit is set. */
+static int
+rots_dyn(Isel *I, int x, int k)
+{
+	int64_t b;
+	int bit, w, m;
+
+	for (b = 1; b < I->mp->sublanes; b *= 2) {
+		bit = sreg(I);
+		addi(I, OP_SANDI, bit, k, b);
+		w = vreg(I);
+		add(I, OP_VBCAST, w, bit, 0, 0);
+		m = llo_new_reg(I->f, LC_M);
+		add(I, OP_VCMPNEI, m, w, isel_vimm(I, 0), 0);
+		x = vsel(I, m, vlit(I, OP_VROTS, x, (int)b), x);
+	}
+	return x;
+}
+
+/* (j - s[q] - d) mod nt for 0 <= q < nt, 0 <= d <= 1: a register. */
+static int
+tile_index(Isel *I, int64_t j, int q, int64_t d, int64_t nt)
+{
+	int t = sreg(I), u = sreg(I), p = llo_new_reg(I->f, LC_P);
+
+	add(I, OP_SSUB, t, I->zero, q, 0);
+	addi(I, OP_SADDI, t, t, j - d);
+	addi(I, OP_SCMPILT, p, t, 0);
+	addi(I, OP_SADDI, u, t, nt);
+	add(I, OP_SSEL, u, u, t, p);
+	return u;
+}
+
+/* vld of row tile s[ti] (a register), column tile c of m. */
+static int
+mtile_dyn(Isel *I, const MView *m, int ti, int64_t c)
+{
+	int a = sreg(I), v = vreg(I);
+	LIns *in;
+
+	addi(I, OP_SMULI, a, ti, m->rstride);
+	add(I, OP_SADD, a, a, m->base, 0);
+	in = add(I, OP_VLD, v, a, 0, 0);
+	in->imm = (int32_t)(m->imm + c * m->cstride);
+	in->x = (uint16_t)(((1u << I->mp->sublanes) - 1) | 1u << 8);
+	isel_tag(in, m->b);
+	return v;
+}
+
+/*
+ * d = roll(v, shift, rows) for a shift known at run time: k = shift mod n
+ * = q T + r.  Output tile j takes input tiles (j - q - 1) mod nt and
+ * (j - q) mod nt, addressed at run time, rotated down by r sublanes
+ * (rots_dyn), the first below r; n < T rotates its one tile by r and by
+ * r + T - n.
+ */
+static void
+mem_roll_rows_dyn(Isel *I, const TOp *o, const MView *d, const MView *v,
+    int64_t n)
+{
+	int64_t S = I->mp->sublanes, L = I->mp->lanes, nt, no, i, j, lg;
+	int k, q, r, r2, w, m, x0, x1, y;
+
+	nt = (n + S - 1) / S;
+	no = (v->cols + L - 1) / L;
+	for (lg = 0; ((int64_t)1 << lg) < S; lg++)
+		;
+	k = isel_smod(I, isel_scal(I, o->arg[2]), n);
+	q = sreg(I);
+	addi(I, OP_SSHRI, q, k, lg);
+	r = sreg(I);
+	addi(I, OP_SANDI, r, k, S - 1);
+	w = vreg(I);
+	add(I, OP_VBCAST, w, r, 0, 0);
+	m = llo_new_reg(I->f, LC_M);
+	y = vreg(I);
+	add(I, OP_VIOTAS, y, 0, 0, 0);
+	add(I, OP_VCMPLTI, m, y, w, 0);
+	r2 = sreg(I);
+	addi(I, OP_SADDI, r2, r, S - n);
+	for (i = 0; i < no; i++)
+		for (j = 0; j < nt; j++) {
+			if (n < S) {
+				x1 = mtile(I, v, 0, i, 0, 0);
+				x0 = rots_dyn(I, x1, r2);
+			} else {
+				x0 = rots_dyn(I, mtile_dyn(I, v,
+				    tile_index(I, j, q, 1, nt), i), r);
+				x1 = mtile_dyn(I, v, tile_index(I, j, q, 0,
+				    nt), i);
+			}
+			y = vsel(I, m, x0, rots_dyn(I, x1, r));
+			mtile(I, d, j, i, 1, y);
+		}
+}
+
 static void
 mem_roll(Isel *I, const TOp *o)
 {
@@ -914,6 +1017,15 @@ mem_roll(Isel *I, const TOp *o)
 	T = sub ? S : L;
 	nt = (n + T - 1) / T;
 	no = sub ? (v.cols + L - 1) / L : (v.rows + S - 1) / S;
+	if (!sub && !isel_cst(I, o->arg[2], &s)) {
+		unsupported(I, "a lane roll in memory (rows wider than the "
+		    "registers hold) by a dynamic shift");
+		return;
+	}
+	if (sub && !isel_cst(I, o->arg[2], &s) && (n <= T || n % T == 0)) {
+		mem_roll_rows_dyn(I, o, &d, &v, n);
+		return;
+	}
 	if ((s = roll_shift(I, o->arg[2], n, T)) < 0)
 		return;
 	q = s / T;

@@ -7,7 +7,7 @@
 # interpret mode (pallasc --interpret --run) on the same inputs; every
 # output must agree, bit for bit when TOL is 0, else within TOL
 # (relative: reductions and the MXU sum in another order).  Lines
-#     // table NAME [i8|bool] V...
+#     // table NAME [i8|bool|f32] V...
 # write an SMEM table's values as TABLES/NAME.npy (lines naming a table
 # again continue its values, the dtype on the first), where a case's
 # arguments name it: -- --smem t=%T/NAME.npy (SMEM tables are zeros

@@ -7,7 +7,7 @@
  *   npycheck matmul DIR TOL               DIR/z.npy against x . y
  *   npycheck gen-splash DIR H KVH S D SEED  DIR/q.npy (scaled), k, v
  *   npycheck splash DIR TOL               DIR/o.npy, lse.npy, causal mask
- *   npycheck table FILE [DTYPE] V...      an i32 (or i8, or bool) vector
+ *   npycheck table FILE [DTYPE] V...      an i32 (or i8, bool, f32) vector
  *                                         as a .npy file
  *   npycheck same A B TOL                 A.npy equals B.npy: same dtype
  *                                         and shape, bit for bit (TOL 0)
@@ -158,8 +158,9 @@ table(const char *path, int n, char **v)
 	char err[256];
 	int i, rc;
 
-	if (n > 1 && (strcmp(v[0], "i8") == 0 || strcmp(v[0], "bool") == 0)) {
-		t = v[0][0] == 'i' ? DT_I8 : DT_BOOL;
+	if (n > 1 && (strcmp(v[0], "i8") == 0 || strcmp(v[0], "bool") == 0 ||
+	    strcmp(v[0], "f32") == 0)) {
+		t = v[0][0] == 'i' ? DT_I8 : v[0][0] == 'b' ? DT_BOOL : DT_F32;
 		s.d[0] = --n;
 		v++;
 	}

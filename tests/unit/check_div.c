@@ -1,15 +1,17 @@
 /*
  * check_div.c - division compiled for a machine without a divider
- * (backend/vliw/isel_vdiv.c, isel_sdiv.c), bit for bit against C's '/'
- * and '%' (what interpret mode computes), vector f32 x / y (x * (1 / y))
- * within 2 ulps: vector f32 x / y over the cross product of edge values (zeros, infinities, NaNs, denormals,
- * the extremes, halfway cases in the denormal range) and random bit
+ * (backend/vliw/isel_vdiv.c, isel_sdiv.c, isel_frem.c), bit for bit
+ * against C's '/' and '%' (what interpret mode computes), vector f32
+ * x / y (x * (1 / y)) within 2 ulps: vector f32 x / y over the cross
+ * product of edge values (zeros, infinities, NaNs, denormals, the
+ * extremes, halfway cases in the denormal range) and random bit
  * patterns; vector i32 / and % by vectors (INT_MIN / -1 wraps, INT_MIN
  * % -1 is 0) and by constants; scalar f32 division of SMEM table
- * entries.  Each kernel runs on the simulator (small, v4 and v6e, every
- * check on) through the runtime API.  Divisors of zero are left out of
- * the i32 cases: interpret mode reports them, the compiled value is
- * undefined.
+ * entries; f32 % (fmodf), vector and scalar, bit for bit (NaNs too) over
+ * the same edges and exponents far apart.  Each kernel runs on the
+ * simulator (small, v4 and v6e, every check on) through the runtime API.
+ * Divisors of zero are left out of the i32 cases: interpret mode reports
+ * them, the compiled value is undefined.
  */
 #include <check.h>
 #include <float.h>
@@ -46,7 +48,17 @@ static const char vec_src[] =
 "semantics (arbitrary)\n"
 "blocks { q: [8, 128] at (i, 0); }\n"
 "{ q[...] = broadcast(w[i] / v[i], [8, 128]); }\n"
-"export fdiv; export idiv; export sfdiv;\n";
+"kernel frem(x: f32[64, 128], y: f32[64, 128], out q: f32[64, 128])\n"
+"grid (i: 8)\n"
+"blocks { x: [8, 128] at (i, 0); y: [8, 128] at (i, 0);\n"
+"    q: [8, 128] at (i, 0); }\n"
+"{ q[...] = x[...] % y[...]; }\n"
+"kernel sfrem(smem w: f32[64], smem v: f32[64], out q: f32[512, 128])\n"
+"grid (i: 64)\n"
+"semantics (arbitrary)\n"
+"blocks { q: [8, 128] at (i, 0); }\n"
+"{ q[...] = broadcast(w[i] % v[i], [8, 128]); }\n"
+"export fdiv; export idiv; export sfdiv; export frem; export sfrem;\n";
 
 static const uint32_t fedge[] = {
 	0x00000000, 0x80000000, 0x7f800000, 0xff800000,	/* +-0, +-inf */
@@ -113,6 +125,15 @@ cdiv(uint32_t x, uint32_t y)
 	volatile float a = fbits(x), b = fbits(y);
 
 	return bitsf(a / b);
+}
+
+/* fmodf(x, y) as C computes it at run time (interpret mode's %). */
+static uint32_t
+crem(uint32_t x, uint32_t y)
+{
+	volatile float a = fbits(x), b = fbits(y);
+
+	return bitsf(fmodf(a, b));
 }
 
 static int32_t
@@ -297,6 +318,91 @@ START_TEST(f32_scalar)
 }
 END_TEST
 
+/* Vector f32 % is exact: C's fmodf bit for bit (NaNs too) over the
+   edge values' cross product, random bit patterns and huge ratios. */
+START_TEST(f32_rem_vector)
+{
+	size_t k;
+
+	for (k = 0; k < countof(presets); k++) {
+		VtUnit u;
+		float *x = xmalloc(N * sizeof *x), *y = xmalloc(N * sizeof *y);
+		float *q = xcalloc(N, sizeof *q);
+		void *b[3] = { x, y, q };
+		uint64_t s = 9, cyc;
+		int64_t i, e = countof(fedge);
+
+		for (i = 0; i < N; i++) {
+			uint32_t a = i < e * e ? fedge[i / e] : frand(&s);
+			uint32_t c = i < e * e ? fedge[i % e] : frand(&s);
+			if (i >= e * e && i < e * e + 1024) {
+				/* far apart: x huge, y small or denormal */
+				a = (lcg(&s) & 0x807fffffu) |
+				    (uint32_t)(200 + i % 55) << 23;
+				c = i & 1 ? lcg(&s) & 0x807fffffu :
+				    (lcg(&s) & 0x807fffffu) |
+				    (uint32_t)(1 + i % 60) << 23;
+			}
+			x[i] = fbits(a);
+			y[i] = fbits(c);
+		}
+		x[N - 1] = 1e30f;
+		y[N - 1] = 3.0f;
+		compile(&u, presets[k]);
+		cyc = vt_run(&u, "frem", b, 3, NULL);
+		for (i = 0; i < N; i++) {
+			uint32_t want = crem(bitsf(x[i]), bitsf(y[i]));
+			ck_assert_msg(bitsf(q[i]) == want, "%s: %08x %% %08x = "
+			    "%08x, C gives %08x", presets[k], bitsf(x[i]),
+			    bitsf(y[i]), bitsf(q[i]), want);
+		}
+		printf("check_div: frem on %s: %llu cycles\n", presets[k],
+		    (unsigned long long)cyc);
+		vt_free(&u);
+		free(x);
+		free(y);
+		free(q);
+	}
+}
+END_TEST
+
+/* Scalar f32 % of SMEM entries, on the integer ALU: C's fmodf. */
+START_TEST(f32_rem_scalar)
+{
+	size_t k;
+
+	for (k = 0; k < countof(presets); k++) {
+		VtUnit u;
+		float w[64], v[64], *q = xcalloc(512 * 128, sizeof *q);
+		void *b[3] = { w, v, q };
+		uint64_t s = 3, cyc;
+		int64_t i, j;
+
+		for (i = 0; i < 64; i++) {
+			w[i] = fbits(i < 32 ? fedge[i] : frand(&s));
+			v[i] = fbits(i < 32 ? fedge[(i * 7 + 3) % 32] :
+			    frand(&s));
+		}
+		w[63] = 3e38f;
+		v[63] = fbits(1);
+		compile(&u, presets[k]);
+		cyc = vt_run(&u, "sfrem", b, 3, NULL);
+		for (i = 0; i < 64; i++)
+			for (j = 0; j < 8 * 128; j++) {
+				uint32_t want = crem(bitsf(w[i]), bitsf(v[i]));
+				ck_assert_msg(bitsf(q[i * 1024 + j]) == want,
+				    "%s: %08x %% %08x = %08x, C gives %08x",
+				    presets[k], bitsf(w[i]), bitsf(v[i]),
+				    bitsf(q[i * 1024 + j]), want);
+			}
+		printf("check_div: sfrem on %s: %llu cycles\n", presets[k],
+		    (unsigned long long)cyc);
+		vt_free(&u);
+		free(q);
+	}
+}
+END_TEST
+
 /* f32 against interpret mode itself (its random inputs). */
 START_TEST(against_interpret)
 {
@@ -318,6 +424,8 @@ suite(void)
 	tcase_add_test(t, f32_vector);
 	tcase_add_test(t, i32_vector);
 	tcase_add_test(t, f32_scalar);
+	tcase_add_test(t, f32_rem_vector);
+	tcase_add_test(t, f32_rem_scalar);
 	tcase_add_test(t, against_interpret);
 	suite_add_tcase(s, t);
 	return s;
