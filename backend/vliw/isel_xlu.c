@@ -958,8 +958,7 @@ mtile_dyn(Isel *I, const MView *m, int ti, int64_t c)
  * r + T - n.
  */
 static void
-mem_roll_rows_dyn(Isel *I, const TOp *o, const MView *d, const MView *v,
-    int64_t n)
+mem_roll_rows_dyn(Isel *I, const TOp *o, MView *d, MView *v, int64_t n)
 {
 	int64_t S = I->mp->sublanes, L = I->mp->lanes, nt, no, i, j, lg;
 	int k, q, r, r2, w, m, x0, x1, y;
@@ -1020,6 +1019,13 @@ mem_roll(Isel *I, const TOp *o)
 	if (!sub && !isel_cst(I, o->arg[2], &s)) {
 		unsupported(I, "a lane roll in memory (rows wider than the "
 		    "registers hold) by a dynamic shift");
+		return;
+	}
+	if (sub && !isel_cst(I, o->arg[2], &s) && (v.pack > 1 ||
+	    d.pack > 1)) {
+		/* mtile_dyn addresses 32-bit tiles only */
+		unsupported(I, "a roll along rows of packed data (bf16, i8, "
+		    "bool) by a dynamic shift");
 		return;
 	}
 	if (sub && !isel_cst(I, o->arg[2], &s) && (n <= T || n % T == 0)) {
