@@ -372,6 +372,30 @@ clip_all(Pe *P)
 	return bad ? -1 : 0;
 }
 
+/*
+ * SMEM tables are copied whole into SMEM words; a bf16 one would need
+ * widening on the way (the DMA copies 32-bit and 8-bit elements only):
+ * refused at the operand.  -1 after an error.
+ */
+static int
+tables_ok(Pe *P)
+{
+	int i, bad = 0;
+
+	for (i = 0; i < P->k->nop; i++) {
+		const COperand *o = &P->k->op[i];
+		if (o->mem != MEM_SMEM || o->dtype != DT_BF16)
+			continue;
+		diag_error(P->d, o->loc, "not supported by the compiled path "
+		    "yet: a bf16 operand in SMEM ('%s'; use f32) (kernel '%s')",
+		    o->name, P->k->name);
+		diag_note(P->d, mosaic_file_loc(o->loc), "%s",
+		    MOSAIC_NOT_YET_HINT);
+		bad = 1;
+	}
+	return bad ? -1 : 0;
+}
+
 /* ------------------------------------------------------ run-time checks */
 
 /* 1 if e needs a run-time check to lie in [lo, hi]. */
@@ -1235,7 +1259,7 @@ mosaic_emit_pipeline(TFunc *f, const CKernel *k, const MosaicPlan *p,
 	refs.checks = checks;
 	if (k->naxis > SEMA_MAXRANK)
 		bug("mosaic_emit_pipeline: %d grid axes", k->naxis);
-	if (clip_all(&P))
+	if (clip_all(&P) || tables_ok(&P))
 		return -1;
 	buffers(&P, &refs);
 	for (a = 0; a < k->naxis; a++)

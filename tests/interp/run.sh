@@ -115,7 +115,7 @@ grep -q '^y: f32\[64, 128\] sum=' "$tmp/good" &&
 [ $? -eq 1 ] && grep -q "exported as 'bad'" "$tmp/err" &&
 	[ ! -e "$tmp/mixed.o" ] || bad "mixed: -o: $(cat "$tmp/err")"
 "$PALLASC" -m small --run --entry bad "$mixed" >/dev/null 2>"$tmp/err"
-[ $? -eq 1 ] && grep -q "needs 1.02 MiB of VMEM" "$tmp/err" ||
+[ $? -eq 1 ] && grep -q "needs 1 MiB of VMEM" "$tmp/err" ||
 	bad "mixed: --entry bad: $(cat "$tmp/err")"
 
 # 5d. Host buffers of a user's size that do not fit the host's memory
