@@ -12,6 +12,9 @@
 #include <string.h>
 
 #include "config.h"
+#if defined HAVE_MALLOC_H && defined HAVE_MALLOPT
+#include <malloc.h>
+#endif
 #include "dsl/dsl.h"
 #include "dsl/sema/checked.h"
 #include "graph/graph.h"
@@ -654,6 +657,22 @@ compile_hlo(const Options *o, Diag *d, Arena *a, Strtab *strs, Buf *out)
 	return d->nerror ? EXIT_USER : EXIT_OK;
 }
 
+/*
+ * The backend builds and frees a scratch arena per scheduling round; with
+ * glibc's default trim threshold every free hands the pages back to the
+ * kernel and the next round faults them in again, which more than doubled
+ * compile time.  The driver is a short-lived process: keep the heap.
+ */
+static void
+keep_heap(void)
+{
+#if defined HAVE_MALLOC_H && defined HAVE_MALLOPT && defined M_TRIM_THRESHOLD
+	mallopt(M_TRIM_THRESHOLD, 512 << 20);
+	mallopt(M_TOP_PAD, 64 << 20);
+	mallopt(M_MMAP_THRESHOLD, 64 << 20);
+#endif
+}
+
 int
 main(int argc, char **argv)
 {
@@ -665,6 +684,7 @@ main(int argc, char **argv)
 	Buf out = {0};
 	int done = 0, rc;
 
+	keep_heap();
 	if ((rc = parse_args(&o, &a, argc, argv, &done)) || done) {
 		arena_free(&a);
 		return rc;
