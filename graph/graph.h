@@ -158,6 +158,7 @@ typedef struct HloModule {
 	HloShape ecl_result;
 	VEC(HloComp *) comp;	/* callees before callers */
 	int entry;		/* index into comp, -1 if none */
+	int fresh;		/* next suffix hlo_fresh_name tries */
 } HloModule;
 
 /* ----------------------------------------------------------- hlo.c */
@@ -269,5 +270,32 @@ enum { HLO_EVAL_MXU_PRECISION = 1 };
 /* hlo_eval with flags (0: hlo_eval). */
 int hlo_eval_ex(const HloModule *m, const HloBuf *args, int nargs,
     HloBuf *res, int maxres, unsigned flags, char *err, size_t nerr);
+
+/* -------------------------------------------------------- passes.c */
+/*
+ * The HLO-to-HLO pass pipeline (listed in passes.c) and its options.
+ * 'after' sees the module after every pass that ran, with the pass's
+ * name and whether it changed the module: the driver's --dump-passes
+ * writes it, tests evaluate it.  A nonzero return stops the pipeline.
+ */
+typedef struct HloOptOpts {
+	const struct MachPreset *mp;	/* the target (NULL: the default) */
+	const char *const *off;	/* pass names left out (-fno-hlo-NAME) */
+	int noff;
+	int verify;		/* hlo_verify after every pass; a broken
+				   module is a bug() naming the pass */
+	int (*after)(const HloModule *m, const char *pass, int changed,
+	    void *arg);
+	void *arg;
+	Buf *stats;		/* the passes' decisions, or NULL */
+} HloOptOpts;
+/* Runs the pipeline on m in place: 0, or -1 after reporting through d. */
+int hlo_optimize(HloModule *m, const HloOptOpts *o, Diag *d);
+/* 1 if 'name' is a pass of the pipeline. */
+int hlo_pass_known(const char *name);
+/* The relative tolerance a pass's rewrites need (0: bit for bit). */
+double hlo_pass_tolerance(const char *name);
+/* The pass names, comma separated, for messages and --help. */
+void hlo_pass_names(Buf *b);
 
 #endif

@@ -15,12 +15,14 @@
 
 /* Lowers and prints one func; modules are separated as in lit tests. */
 static int
-emit_func(const CheckedModule *m, const CExport *e, Diag *d, Arena *a,
-    Strtab *s, Buf *out, int *count)
+emit_func(const RunOpts *r, const CheckedModule *m, const CExport *e,
+    Diag *d, Arena *a, Strtab *s, Buf *out, int *count)
 {
 	HloModule *hm = hlo_from_func(m, e->func, d, a, s);
 
 	if (!hm)
+		return -1;
+	if (r->opt && hlo_opt_module(r, hm, m->preset, e->cname, d) != EXIT_OK)
 		return -1;
 	if ((*count)++)
 		buf_puts(out, "\n// -----\n\n");
@@ -62,12 +64,13 @@ hlo_emit_module(const RunOpts *r, const CheckedModule *m, Diag *d,
 			    "kernel becomes a custom-call)\n", r->entry);
 			return EXIT_USER;
 		}
-		return emit_func(m, e, d, a, s, out, &count) ? EXIT_USER :
+		return emit_func(r, m, e, d, a, s, out, &count) ? EXIT_USER :
 		    EXIT_OK;
 	}
 	for (i = 0; i < m->nexport; i++)
 		if (m->exp[i].func)
-			bad |= emit_func(m, &m->exp[i], d, a, s, out, &count);
+			bad |= emit_func(r, m, &m->exp[i], d, a, s, out,
+			    &count);
 	if (bad)
 		return EXIT_USER;
 	if (count == 0) {
@@ -209,6 +212,43 @@ outputs(const RunOpts *r, const HloModule *m, Arena *a, HloBuf *res, int n,
 #define MAXRES 64
 
 int
+hlo_make_args(const RunOpts *r, const HloComp *c, InterpBuf **bp,
+    HloBuf **argp)
+{
+	InterpBuf *b;
+	HloBuf *args;
+	int i, rc = 0;
+
+	if (check_files(r, c))
+		return -1;
+	b = xcalloc((size_t)c->nparam + 1, sizeof *b);
+	args = xcalloc((size_t)c->nparam + 1, sizeof *args);
+	for (i = 0; i < c->nparam && !rc; i++) {
+		rc = make_param(r, c, i, &b[i]);
+		args[i].type = hlo_param(c, i)->shape.type;
+		args[i].rank = b[i].shape.rank;
+		memcpy(args[i].dim, b[i].shape.d, sizeof args[i].dim);
+		args[i].data = b[i].data;
+	}
+	*bp = b;
+	*argp = args;
+	if (rc)
+		hlo_free_args(c, b, args);
+	return rc;
+}
+
+void
+hlo_free_args(const HloComp *c, InterpBuf *b, HloBuf *args)
+{
+	int i;
+
+	for (i = 0; i < c->nparam; i++)
+		interp_buf_free(&b[i]);
+	free(b);
+	free(args);
+}
+
+int
 hlo_run_module(const RunOpts *r, const HloModule *m, const char *file,
     Arena *a, Buf *out)
 {
@@ -216,7 +256,7 @@ hlo_run_module(const RunOpts *r, const HloModule *m, const char *file,
 	InterpBuf *b;
 	HloBuf *args, res[MAXRES];
 	char err[512];
-	int i, n, rc = 0;
+	int n, rc = 0;
 
 	if (r->smem.n || r->splash_causal) {
 		fprintf(stderr, "pallasc: error: an HLO module has no SMEM "
@@ -229,26 +269,14 @@ hlo_run_module(const RunOpts *r, const HloModule *m, const char *file,
 		    "entry computation is '%s'\n", r->entry, c->name);
 		return EXIT_USER;
 	}
-	if (check_files(r, c))
+	if (hlo_make_args(r, c, &b, &args))
 		return EXIT_USER;
-	b = xcalloc((size_t)c->nparam + 1, sizeof *b);
-	args = xcalloc((size_t)c->nparam + 1, sizeof *args);
-	for (i = 0; i < c->nparam && !rc; i++) {
-		rc = make_param(r, c, i, &b[i]);
-		args[i].type = hlo_param(c, i)->shape.type;
-		args[i].rank = b[i].shape.rank;
-		memcpy(args[i].dim, b[i].shape.d, sizeof args[i].dim);
-		args[i].data = b[i].data;
-	}
-	if (!rc && (n = hlo_eval_ex(m, args, c->nparam, res, MAXRES,
+	if ((n = hlo_eval_ex(m, args, c->nparam, res, MAXRES,
 	    HLO_EVAL_MXU_PRECISION, err, sizeof err)) < 0) {
 		fprintf(stderr, "pallasc: error: %s: %s\n", file, err);
 		rc = -1;
-	} else if (!rc)
+	} else
 		rc = outputs(r, m, a, res, n, out);
-	for (i = 0; i < c->nparam; i++)
-		interp_buf_free(&b[i]);
-	free(b);
-	free(args);
+	hlo_free_args(c, b, args);
 	return rc ? EXIT_USER : EXIT_OK;
 }

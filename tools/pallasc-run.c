@@ -142,13 +142,16 @@ run_check_opts(const RunOpts *r)
 	    r->splash_causal;
 	int any = r->fill || r->file.n || r->save_dir || r->shuffle ||
 	    (tables && !r->plan);
+	int inputs = r->check_passes && !r->save_dir && !r->shuffle &&
+	    !r->smem.n && !r->splash_causal;
 
 	if (r->trace && (!r->run || r->interpret))
 		return usage("%s", "--trace needs --run without --interpret");
 	if (r->interpret && !r->run && !r->check)
 		return usage("%s", "--interpret needs --run or -fsyntax-only");
-	if (any && !r->run)
-		return usage("%s", "input and output options need --run");
+	if (any && !r->run && !inputs)
+		return usage("%s", "input and output options need --run (or, "
+		    "--input and --input-file, --check-passes)");
 	return 0;
 }
 

@@ -29,6 +29,7 @@ typedef enum Emit {
 	EMIT_AST,
 	EMIT_SEMA,		/* the checked kernels and funcs */
 	EMIT_HLO,		/* an .hlo input printed back (graph/) */
+	EMIT_HLO_OPT,		/* HLO after the pass pipeline */
 	EMIT_PIPELINE,		/* the grid pipeline plans and allocation */
 	EMIT_TILE,		/* the tile IR (backend/mosaic) */
 	EMIT_LLO,		/* LLO after isel (backend/vliw) */
@@ -44,7 +45,7 @@ static const struct {
 	Emit emit;
 } emits[] = {
 	{ "pp", EMIT_PP },	{ "ast", EMIT_AST },	{ "sema", EMIT_SEMA },
-	{ "hlo", EMIT_HLO },	{ "hlo-opt", EMIT_LATER }, { "tile", EMIT_TILE },
+	{ "hlo", EMIT_HLO },	{ "hlo-opt", EMIT_HLO_OPT }, { "tile", EMIT_TILE },
 	{ "pipeline", EMIT_PIPELINE },
 	{ "llo", EMIT_LLO },	{ "asm", EMIT_ASM },	{ "header", EMIT_HEADER },
 	{ "c", EMIT_C },	{ "obj", EMIT_OBJ },
@@ -98,6 +99,8 @@ static const char usage_text[] =
 "                               hlo    the exported funcs lowered to HLO\n"
 "                                      (--entry NAME: one), or an .hlo\n"
 "                                      input, verified and printed\n"
+"                               hlo-opt  the same after the HLO pass\n"
+"                                      pipeline (see --dump-passes)\n"
 "                               pipeline  each kernel's grid pipeline: per\n"
 "                                      step the copies that start, wait or\n"
 "                                      are skipped, and the VMEM/SMEM layout\n"
@@ -137,6 +140,15 @@ static const char usage_text[] =
 "                             subexpressions, loop invariants, software\n"
 "                             pipelining of counted loops, unrolling of\n"
 "                             short ones), to measure it\n"
+"  --dump-passes=DIR          with --emit=hlo-opt: write the module before\n"
+"                             the passes and after each one to\n"
+"                             DIR/MODULE.NN.after_PASS.hlo\n"
+"  -fno-hlo-PASS              with --emit=hlo-opt: leave out an HLO pass\n"
+"                             (the list ends this help)\n"
+"  --check-passes             with --emit=hlo-opt: evaluate the module on\n"
+"                             --input before the passes and after each\n"
+"                             one that changes it, and stop at the first\n"
+"                             whose results differ\n"
 "  -fno-bounds-check          leave out the run-time checks of index maps\n"
 "                             that SMEM tables feed (an index out of range\n"
 "                             is then not reported), to measure their cost\n"
@@ -241,6 +253,36 @@ pass_flag(VliwOpts *v, const char *arg)
 	return -1;
 }
 
+/* --dump-passes=DIR, -fno-hlo-NAME, --check-passes; -1 if none. */
+static int
+hlo_flag(Options *o, Arena *a, const char *arg)
+{
+	const char *v;
+	Buf b = {0};
+
+	if ((v = long_value(arg, "--dump-passes"))) {
+		if (!*v)
+			return usage_error("%s", "--dump-passes needs a directory");
+		o->run.dump_dir = v;
+		return 0;
+	}
+	if (strcmp(arg, "--check-passes") == 0) {
+		o->run.check_passes = 1;
+		return 0;
+	}
+	if (strncmp(arg, "-fno-hlo-", 9) != 0)
+		return -1;
+	if (hlo_pass_known(arg + 9)) {
+		vec_push(a, &o->run.hlo_off, arg + 9);
+		return 0;
+	}
+	hlo_pass_names(&b);
+	fprintf(stderr, "pallasc: error: no HLO pass '%s' (passes: %s)\n"
+	    "Try 'pallasc --help' for more information.\n", arg + 9, b.p);
+	buf_free(&b);
+	return EXIT_USAGE;
+}
+
 static int
 parse_flag(Options *o, Arena *a, int argc, char **argv, int *i)
 {
@@ -260,6 +302,8 @@ parse_flag(Options *o, Arena *a, int argc, char **argv, int *i)
 		return 0;
 	}
 	if ((rc = pass_flag(&o->run.vliw, arg)) >= 0)
+		return rc;
+	if ((rc = hlo_flag(o, a, arg)) >= 0)
 		return rc;
 	if (strcmp(arg, "-fno-bounds-check") == 0) {
 		o->run.mosaic.no_bounds_check = 1;
@@ -324,7 +368,11 @@ parse_args(Options *o, Arena *a, int argc, char **argv, int *done)
 	for (i = 1; i < argc; i++) {
 		const char *arg = argv[i];
 		if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+			Buf b = {0};
+			hlo_pass_names(&b);
 			fputs(usage_text, stdout);
+			printf("HLO passes, in order: %s.\n", b.p);
+			buf_free(&b);
 			*done = 1;
 			return 0;
 		}
@@ -347,7 +395,12 @@ parse_args(Options *o, Arena *a, int argc, char **argv, int *done)
 	o->run.plan = o->emit == EMIT_PIPELINE;
 	o->run.select = o->emit == EMIT_TILE || o->emit == EMIT_LLO ||
 	    o->emit == EMIT_ASM;
-	o->run.lower = o->emit == EMIT_HLO;
+	o->run.lower = o->emit == EMIT_HLO || o->emit == EMIT_HLO_OPT;
+	o->run.opt = o->emit == EMIT_HLO_OPT;
+	if ((o->run.dump_dir || o->run.check_passes || o->run.hlo_off.n) &&
+	    !o->run.opt)
+		return usage_error("%s", "--dump-passes, --check-passes and "
+		    "-fno-hlo-NAME go with --emit=hlo-opt");
 	o->run.check = o->emit == EMIT_SYNTAX || o->emit == EMIT_SEMA;
 	return run_check_opts(&o->run);
 }
@@ -562,7 +615,7 @@ compile(const Options *o, Diag *d, Arena *a, Strtab *strs, Buf *out)
 		    NULL);
 		goto done;
 	}
-	if (o->emit == EMIT_HLO) {
+	if (o->emit == EMIT_HLO || o->emit == EMIT_HLO_OPT) {
 		rc = hlo_emit_module(&o->run, cm, d, a, strs, out);
 		goto done;
 	}
@@ -634,10 +687,12 @@ compile_hlo(const Options *o, Diag *d, Arena *a, Strtab *strs, Buf *out)
 		return usage_error("%s", "an .hlo input runs in interpret mode "
 		    "only (--interpret --run)");
 	}
-	if (o->emit != EMIT_HLO && o->emit != EMIT_SYNTAX && !o->run.run) {
+	if (o->emit != EMIT_HLO && o->emit != EMIT_HLO_OPT &&
+	    o->emit != EMIT_SYNTAX && !o->run.run) {
 		buf_free(&in);
 		return usage_error("an .hlo input takes -fsyntax-only, "
-		    "--emit=hlo or --interpret --run, not --emit=%s",
+		    "--emit=hlo, --emit=hlo-opt or --interpret --run, not "
+		    "--emit=%s",
 		    o->emit_name);
 	}
 	if (rc != 0) {
@@ -650,7 +705,10 @@ compile_hlo(const Options *o, Diag *d, Arena *a, Strtab *strs, Buf *out)
 	buf_free(&in);
 	if (!m || hlo_verify(m, d) != 0)
 		return EXIT_USER;
-	if (o->emit == EMIT_HLO)
+	if (o->emit == EMIT_HLO_OPT && hlo_opt_module(&o->run, m,
+	    mach_preset(o->preset), o->input, d) != EXIT_OK)
+		return EXIT_USER;
+	if (o->emit == EMIT_HLO || o->emit == EMIT_HLO_OPT)
 		hlo_print(out, m);
 	else if (o->run.run)
 		return hlo_run_module(&o->run, m, o->input, a, out);

@@ -34,6 +34,10 @@ typedef struct RunOpts {
 	VliwOpts vliw;		/* -fno-cse, -fno-licm, -fno-modulo-sched:
 				   for every compile, not only --run */
 	MosaicOpts mosaic;	/* -fno-bounds-check, as vliw */
+	int opt;		/* --emit=hlo-opt: the passes run first */
+	const char *dump_dir;	/* --dump-passes=DIR */
+	VEC(const char *) hlo_off;	/* -fno-hlo-NAME: passes left out */
+	int check_passes;	/* --check-passes */
 } RunOpts;
 
 /*
@@ -101,6 +105,23 @@ int hlo_emit_module(const RunOpts *r, const CheckedModule *m, Diag *d,
  */
 int hlo_run_module(const RunOpts *r, const HloModule *m,
     const char *file, Arena *a, Buf *out);
+
+/*
+ * The entry's arguments as --input and --input-file make them: b[i] owns
+ * the data args[i] points at.  0, or -1 after a message on stderr.
+ * hlo_free_args frees both.
+ */
+int hlo_make_args(const RunOpts *r, const HloComp *c, InterpBuf **b,
+    HloBuf **args);
+void hlo_free_args(const HloComp *c, InterpBuf *b, HloBuf *args);
+
+/*
+ * pallasc-hloopt.c: runs the HLO pass pipeline on m for preset mp with
+ * the options of r (--dump-passes, -fno-hlo-NAME, --check-passes); name
+ * prefixes the dump files of a module without a name.  An exit status.
+ */
+int hlo_opt_module(const RunOpts *r, HloModule *m, const MachPreset *mp,
+    const char *name, Diag *d);
 
 /* pallasc-plan.c: --emit=pipeline of every exported kernel (or --entry's);
    returns an exit status. */

@@ -62,6 +62,18 @@ strtab_intern(Strtab *t, const char *s, size_t n)
 	return t->slot[j];
 }
 
+/* The interned copy of s[0..n), or NULL if s was never interned. */
+const char *
+strtab_find(const Strtab *t, const char *s, size_t n)
+{
+	unsigned j = hash(s, n) & (t->nslot - 1);
+
+	for (; t->slot[j]; j = (j + 1) & (t->nslot - 1))
+		if (strncmp(t->slot[j], s, n) == 0 && t->slot[j][n] == 0)
+			return t->slot[j];
+	return NULL;
+}
+
 void
 strtab_free(Strtab *t)
 {

@@ -78,6 +78,7 @@ typedef struct Strtab {
 
 void strtab_init(Strtab *t, Arena *a);
 const char *strtab_intern(Strtab *t, const char *s, size_t n);
+const char *strtab_find(const Strtab *t, const char *s, size_t n);
 void strtab_free(Strtab *t);
 
 /* buf.c: a growable byte buffer on the heap (for output text). */
