@@ -173,7 +173,9 @@ lex_number(HLex *lx, HTok *t)
 		t->fval = strtod(buf, NULL);
 	else {
 		t->ival = strtoll(buf, NULL, 10);
-		t->fval = (double)t->ival;
+		/* "-0" is how the printer writes a float -0.0 */
+		t->fval = t->ival == 0 && buf[0] == '-' ? -0.0 :
+		    (double)t->ival;
 		if (errno == ERANGE)
 			diag_error(lx->d, t->loc, "integer '%s' is out of range",
 			    buf);

@@ -1,7 +1,8 @@
 /*
  * pallasc-hloopt.c - the driver's side of the HLO pass pipeline
  * (graph/passes.c): --emit=hlo-opt runs it, --dump-passes=DIR writes the
- * module after every pass (numbered, as XLA's pass dumps), -fno-hlo-NAME
+ * module before the passes and after every pass that changed it
+ * (numbered, as XLA's pass dumps), -fno-hlo-NAME
  * leaves a pass out, and --check-passes evaluates the module before the
  * first pass and after every pass that changed it, on the --input data,
  * and stops at the first pass whose results differ.
@@ -133,7 +134,7 @@ after_pass(const HloModule *m, const char *pass, int changed, void *arg)
 	Hook *h = arg;
 	char name[128];
 
-	if (h->r->dump_dir) {
+	if (h->r->dump_dir && changed) {
 		snprintf(name, sizeof name, "after_%s", pass);
 		if (dump(h, m, name))
 			return h->failed = 1;

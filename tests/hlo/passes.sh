@@ -1,11 +1,12 @@
 #!/bin/sh
 # passes.sh - the HLO pass pipeline keeps meaning: every module of
-# tests/hlo/ and every func of kernels/graph/ goes through
-# --emit=hlo-opt --check-passes (evaluated before the passes and after
-# each one that changes it, on two input seeds) on the small and v6e
+# tests/hlo/, every func of kernels/graph/ and 300 random modules of
+# hlogen.py go through --emit=hlo-opt --check-passes (evaluated before
+# the passes and after each one that changes it) on the small and v6e
 # presets, and the optimised text reads back and prints identically.
 #
-# Environment: PALLASC, top_srcdir (set by make check).
+# Environment: PALLASC, top_srcdir (set by make check); PYTHON (python3),
+# HLOGEN_COUNT (300), HLOGEN_SEED (1) to run more or other random modules.
 : "${PALLASC:?PALLASC must name the pallasc binary}"
 : "${top_srcdir:?top_srcdir must name the source tree}"
 
@@ -40,6 +41,20 @@ for f in "$top_srcdir"/tests/hlo/*.hlo "$top_srcdir"/kernels/graph/*.pk; do
 			one "$f" $p $s
 		done
 	done
+done
+# random modules, alternating presets
+mkdir "$tmp/g" || exit 99
+count=${HLOGEN_COUNT:-300} seed=${HLOGEN_SEED:-1}
+"${PYTHON:-python3}" "$top_srcdir/tests/hlo/hlogen.py" "$seed" "$count" \
+    "$tmp/g" || exit 99
+k=0
+for f in "$tmp"/g/g*.hlo; do
+	k=$((k + 1))
+	if [ $((k % 2)) -eq 0 ]; then p=small; else p=v6e; fi
+	one "$f" $p 3
+	if [ -s "$tmp/err" ] && grep -q "not checked" "$tmp/err"; then
+		bad "$f: cannot be evaluated: $(head -c 300 "$tmp/err")"
+	fi
 done
 echo "passes: $n runs, $fail failed"
 [ "$fail" -eq 0 ]
