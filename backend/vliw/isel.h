@@ -96,6 +96,54 @@ sreg(Isel *I)
 	return llo_new_reg(I->f, LC_S);
 }
 
+/* Scalar results of op on a and b, of op on a and an immediate. */
+static inline int
+sop2(Isel *I, int op, int a, int b)
+{
+	int d = sreg(I);
+
+	add(I, op, d, a, b, 0);
+	return d;
+}
+
+static inline int
+sopi(Isel *I, int op, int a, int64_t imm)
+{
+	int d = sreg(I);
+
+	addi(I, op, d, a, imm);
+	return d;
+}
+
+/* p ? a : b on scalars. */
+static inline int
+ssel(Isel *I, int p, int a, int b)
+{
+	int d = sreg(I);
+
+	add(I, OP_SSEL, d, a, b, p);
+	return d;
+}
+
+/* Predicates: op of a and an immediate, op of a and b. */
+static inline int
+spred(Isel *I, int op, int a, int64_t imm)
+{
+	int p = llo_new_reg(I->f, LC_P);
+
+	addi(I, op, p, a, imm);
+	return p;
+}
+
+static inline int
+spop2(Isel *I, int op, int a, int b)
+{
+	int p = llo_new_reg(I->f, LC_P);
+
+	add(I, op, p, a, b, 0);
+	return p;
+}
+
 static inline const TVal *
 tv(Isel *I, TRef r)
 {
@@ -228,6 +276,12 @@ int isel_vimm(Isel *I, uint32_t bits);
 /* isel_vec.c: a vector op into a new register; an EUP op and its pop;
    v = m ? a : b. */
 int isel_vop(Isel *I, int op, int a, int b);
+/* op of a and the vector of constant bits k. */
+static inline int
+vopk(Isel *I, int op, int a, uint32_t k)
+{
+	return isel_vop(I, op, a, isel_vimm(I, k));
+}
 int isel_eup(Isel *I, int op, int a);
 int isel_vsel(Isel *I, int m, int a, int b);
 /* Mask <-> vector of 0 / 1 (i32 words). */

@@ -48,12 +48,6 @@ host_nan(void)
 /* ------------------------------------------------------------ vector */
 
 static int
-vk(Isel *I, int op, int a, uint32_t k)
-{
-	return isel_vop(I, op, a, isel_vimm(I, k));
-}
-
-static int
 vm(Isel *I, int op, int a, int b)
 {
 	int d = llo_new_reg(I->f, LC_M);
@@ -71,9 +65,9 @@ vunpack(Isel *I, int a, int *m, int *e2, int *sub)
 	int n;
 
 	*sub = vm(I, OP_VCMPLTI, a, isel_vimm(I, 0x800000));
-	n = isel_vsel(I, *sub, vk(I, OP_VMULF, a, f32_bits(16777216.0)), a);
-	*m = vk(I, OP_VOR, vk(I, OP_VAND, n, 0x7fffff), 0x800000);
-	*e2 = vk(I, OP_VSHR, n, 23);
+	n = isel_vsel(I, *sub, vopk(I, OP_VMULF, a, f32_bits(16777216.0)), a);
+	*m = vopk(I, OP_VOR, vopk(I, OP_VAND, n, 0x7fffff), 0x800000);
+	*e2 = vopk(I, OP_VSHR, n, 23);
 }
 
 /* One step of the loop: r = (r << s) mod my, s = clamp(dv, 0, 7);
@@ -135,16 +129,16 @@ vspecial(Isel *I, int x, int y, int ax, int ay, int res)
 	bad = vm(I, OP_VCMPEQI, ay, isel_vimm(I, 0));
 	add(I, OP_MOR, bad, bad, vm(I, OP_VCMPEQI, ax, inf), 0);
 	res = isel_vsel(I, bad, isel_vimm(I, host_nan()), res);
-	res = isel_vsel(I, vm(I, OP_VCMPGTI, ay, inf), vk(I, OP_VOR, y, QUIET),
-	    res);
-	return isel_vsel(I, vm(I, OP_VCMPGTI, ax, inf), vk(I, OP_VOR, x, QUIET),
-	    res);
+	res = isel_vsel(I, vm(I, OP_VCMPGTI, ay, inf),
+	    vopk(I, OP_VOR, y, QUIET), res);
+	return isel_vsel(I, vm(I, OP_VCMPGTI, ax, inf),
+	    vopk(I, OP_VOR, x, QUIET), res);
 }
 
 int
 isel_vfrem(Isel *I, int x, int y)
 {
-	int ax = vk(I, OP_VAND, x, INT32_MAX), ay = vk(I, OP_VAND, y,
+	int ax = vopk(I, OP_VAND, x, INT32_MAX), ay = vopk(I, OP_VAND, y,
 	    INT32_MAX);
 	int mx, my, ex, ey, sx, sy, r, f;
 
@@ -157,60 +151,15 @@ isel_vfrem(Isel *I, int x, int y)
 	    isel_vimm(I, 0)))));
 	/* r 2^(ey - 150) = (r 2^-23) 2^(e2 - 127) (2^-24 for a denormal
 	   y), every product exact (the last one's result is r 2^ey) */
-	f = vk(I, OP_VMULF, isel_vop(I, OP_VCVTIF, r, 0), f32_bits(0x1p-23));
-	f = isel_vop(I, OP_VMULF, f, vk(I, OP_VSHL, ey, 23));
+	f = vopk(I, OP_VMULF, isel_vop(I, OP_VCVTIF, r, 0), f32_bits(0x1p-23));
+	f = isel_vop(I, OP_VMULF, f, vopk(I, OP_VSHL, ey, 23));
 	f = isel_vop(I, OP_VMULF, f, isel_vsel(I, sy,
 	    isel_vimm(I, f32_bits(0x1p-24)), isel_vimm(I, f32_bits(1.0))));
-	f = isel_vop(I, OP_VOR, f, vk(I, OP_VAND, x, 0x80000000u));
+	f = isel_vop(I, OP_VOR, f, vopk(I, OP_VAND, x, 0x80000000u));
 	return vspecial(I, x, y, ax, ay, f);
 }
 
 /* ------------------------------------------------------------ scalar */
-
-static int
-op2(Isel *I, int op, int a, int b)
-{
-	int d = sreg(I);
-
-	add(I, op, d, a, b, 0);
-	return d;
-}
-
-static int
-opi(Isel *I, int op, int a, int64_t imm)
-{
-	int d = sreg(I);
-
-	addi(I, op, d, a, imm);
-	return d;
-}
-
-static int
-sel(Isel *I, int p, int a, int b)
-{
-	int d = sreg(I);
-
-	add(I, OP_SSEL, d, a, b, p);
-	return d;
-}
-
-static int
-pred(Isel *I, int op, int a, int64_t imm)
-{
-	int p = llo_new_reg(I->f, LC_P);
-
-	addi(I, op, p, a, imm);
-	return p;
-}
-
-static int
-pop2(Isel *I, int op, int a, int b)
-{
-	int p = llo_new_reg(I->f, LC_P);
-
-	add(I, op, p, a, b, 0);
-	return p;
-}
 
 /* m < 2^24 shifted up into [2^23, 2^24) (m != 0), e lowered alike. */
 static void
@@ -219,9 +168,9 @@ snorm(Isel *I, int *m, int *e)
 	int k, p;
 
 	for (k = 16; k >= 1; k /= 2) {
-		p = pred(I, OP_SCMPILT, *m, (int64_t)1 << (24 - k));
-		*m = sel(I, p, opi(I, OP_SSHLI, *m, k), *m);
-		*e = sel(I, p, opi(I, OP_SADDI, *e, -k), *e);
+		p = spred(I, OP_SCMPILT, *m, (int64_t)1 << (24 - k));
+		*m = ssel(I, p, sopi(I, OP_SSHLI, *m, k), *m);
+		*e = ssel(I, p, sopi(I, OP_SADDI, *e, -k), *e);
 	}
 }
 
@@ -229,14 +178,14 @@ snorm(Isel *I, int *m, int *e)
 static void
 sunpack(Isel *I, int ax, int *m, int *e)
 {
-	int b = opi(I, OP_SSHRI, ax, 23);
+	int b = sopi(I, OP_SSHRI, ax, 23);
 
-	*m = opi(I, OP_SANDI, ax, 0x7fffff);
-	*m = sel(I, pred(I, OP_SCMPINE, b, 0), opi(I, OP_SORI, *m, 0x800000),
+	*m = sopi(I, OP_SANDI, ax, 0x7fffff);
+	*m = ssel(I, spred(I, OP_SCMPINE, b, 0), sopi(I, OP_SORI, *m, 0x800000),
 	    *m);
-	*e = opi(I, OP_SMAXI, b, 1);
+	*e = sopi(I, OP_SMAXI, b, 1);
 	snorm(I, m, e);
-	*e = opi(I, OP_SADDI, *e, -127);
+	*e = sopi(I, OP_SADDI, *e, -127);
 }
 
 /* (mx 2^d) mod my, one bit a trip, d + 1 trips (one for d < 0). */
@@ -249,11 +198,11 @@ sreduce(Isel *I, int mx, int my, int d)
 	add(I, OP_SMOV, r, mx, 0, 0);
 	add(I, OP_SMOV, i, d, 0, 0);
 	I->cur = llo_new_blk(I->f);
-	add(I, OP_SSEL, r, op2(I, OP_SSUB, r, my), r, pop2(I, OP_SCMPGE, r,
+	add(I, OP_SSEL, r, sop2(I, OP_SSUB, r, my), r, spop2(I, OP_SCMPGE, r,
 	    my));
 	addi(I, OP_SADDI, i, i, -1);
-	more = pred(I, OP_SCMPIGE, i, 0);
-	add(I, OP_SSEL, r, op2(I, OP_SADD, r, r), r, more);
+	more = spred(I, OP_SCMPIGE, i, 0);
+	add(I, OP_SSEL, r, sop2(I, OP_SADD, r, r), r, more);
 	br = add(I, OP_BR, 0, 0, 0, 0);
 	br->guard = more;
 	br->target = I->cur;
@@ -269,37 +218,37 @@ spack(Isel *I, int r, int e)
 	int m = r, sh, bits;
 
 	snorm(I, &m, &e);
-	sh = opi(I, OP_SMAXI, op2(I, OP_SSUB, opi(I, OP_SMOVI, 0, -126), e),
+	sh = sopi(I, OP_SMAXI, sop2(I, OP_SSUB, sopi(I, OP_SMOVI, 0, -126), e),
 	    0);
-	bits = opi(I, OP_SSHLI, opi(I, OP_SMAXI, opi(I, OP_SADDI, e, 126), 0),
-	    23);
-	bits = op2(I, OP_SADD, bits, op2(I, OP_SSHR, m, sh));
-	return sel(I, pred(I, OP_SCMPIEQ, r, 0), I->zero, bits);
+	bits = sopi(I, OP_SMAXI, sopi(I, OP_SADDI, e, 126), 0);
+	bits = sopi(I, OP_SSHLI, bits, 23);
+	bits = sop2(I, OP_SADD, bits, sop2(I, OP_SSHR, m, sh));
+	return ssel(I, spred(I, OP_SCMPIEQ, r, 0), I->zero, bits);
 }
 
 static int
 sspecial(Isel *I, int x, int y, int ax, int ay, int res)
 {
-	res = sel(I, pop2(I, OP_SCMPLT, ax, ay), x, res);
-	res = sel(I, pop2(I, OP_POR, pred(I, OP_SCMPIEQ, ay, 0),
-	    pred(I, OP_SCMPIEQ, ax, INF_BITS)), opi(I, OP_SMOVI, 0,
+	res = ssel(I, spop2(I, OP_SCMPLT, ax, ay), x, res);
+	res = ssel(I, spop2(I, OP_POR, spred(I, OP_SCMPIEQ, ay, 0),
+	    spred(I, OP_SCMPIEQ, ax, INF_BITS)), sopi(I, OP_SMOVI, 0,
 	    (int32_t)host_nan()), res);
-	res = sel(I, pred(I, OP_SCMPIGT, ay, INF_BITS), opi(I, OP_SORI, y,
+	res = ssel(I, spred(I, OP_SCMPIGT, ay, INF_BITS), sopi(I, OP_SORI, y,
 	    QUIET), res);
-	return sel(I, pred(I, OP_SCMPIGT, ax, INF_BITS), opi(I, OP_SORI, x,
+	return ssel(I, spred(I, OP_SCMPIGT, ax, INF_BITS), sopi(I, OP_SORI, x,
 	    QUIET), res);
 }
 
 int
 isel_sfrem(Isel *I, int x, int y)
 {
-	int ax = opi(I, OP_SANDI, x, INT32_MAX), ay = opi(I, OP_SANDI, y,
+	int ax = sopi(I, OP_SANDI, x, INT32_MAX), ay = sopi(I, OP_SANDI, y,
 	    INT32_MAX);
 	int mx, my, ex, ey, r;
 
 	sunpack(I, ax, &mx, &ex);
 	sunpack(I, ay, &my, &ey);
-	r = sreduce(I, mx, my, op2(I, OP_SSUB, ex, ey));
-	r = op2(I, OP_SOR, spack(I, r, ey), opi(I, OP_SANDI, x, INT32_MIN));
+	r = sreduce(I, mx, my, sop2(I, OP_SSUB, ex, ey));
+	r = sop2(I, OP_SOR, spack(I, r, ey), sopi(I, OP_SANDI, x, INT32_MIN));
 	return sspecial(I, x, y, ax, ay, r);
 }

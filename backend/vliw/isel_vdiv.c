@@ -17,12 +17,6 @@
 #define MSB 0x80000000u
 
 static int
-vk(Isel *I, int op, int a, uint32_t k)
-{
-	return isel_vop(I, op, a, isel_vimm(I, k));
-}
-
-static int
 vmask(Isel *I, int op, int a, int b)
 {
 	int d = llo_new_reg(I->f, LC_M);
@@ -35,8 +29,8 @@ vmask(Isel *I, int op, int a, int b)
 static int
 uge(Isel *I, int a, int b)
 {
-	return vmask(I, OP_VCMPGEI, vk(I, OP_VXOR, a, MSB), vk(I, OP_VXOR, b,
-	    MSB));
+	return vmask(I, OP_VCMPGEI, vopk(I, OP_VXOR, a, MSB),
+	    vopk(I, OP_VXOR, b, MSB));
 }
 
 /* u32 r as f32 (within an ulp: the f32 steps only need so much). */
@@ -46,7 +40,7 @@ u2f(Isel *I, int r)
 	int f = isel_vop(I, OP_VCVTIF, r, 0);
 
 	return isel_vsel(I, vmask(I, OP_VCMPLTI, r, isel_vimm(I, 0)),
-	    vk(I, OP_VADDF, f, f32_bits(4294967296.0)), f);
+	    vopk(I, OP_VADDF, f, f32_bits(4294967296.0)), f);
 }
 
 /* ------------------------------------------------------------ i32 */
@@ -65,9 +59,9 @@ idiv_reg(Isel *I, int b, IDiv *d)
 {
 	int fb = isel_vop(I, OP_VABSF, isel_vop(I, OP_VCVTIF, b, 0), 0);
 
-	d->sb = vk(I, OP_VSRA, b, 31);
+	d->sb = vopk(I, OP_VSRA, b, 31);
 	d->ub = isel_vop(I, OP_VSUBI, isel_vop(I, OP_VXOR, b, d->sb), d->sb);
-	d->rk = vk(I, OP_VMULF, isel_eup(I, OP_ERCP, fb), f32_bits(SHRINK));
+	d->rk = vopk(I, OP_VMULF, isel_eup(I, OP_ERCP, fb), f32_bits(SHRINK));
 }
 
 static void
@@ -97,7 +91,7 @@ udiv(Isel *I, int ua, int fa, const IDiv *d, int *qo, int *ro)
 	q = isel_vop(I, OP_VADDI, q, t);
 	r = isel_vop(I, OP_VSUBI, r, isel_vop(I, OP_VMULI, t, d->ub));
 	m = uge(I, r, d->ub);
-	*qo = isel_vsel(I, m, vk(I, OP_VADDI, q, 1), q);
+	*qo = isel_vsel(I, m, vopk(I, OP_VADDI, q, 1), q);
 	*ro = isel_vsel(I, m, isel_vop(I, OP_VSUBI, r, d->ub), r);
 }
 
@@ -109,10 +103,11 @@ ipow2(Isel *I, int a, int k, int rem)
 
 	if (k == 0)
 		return rem ? isel_vimm(I, 0) : a;
-	bias = vk(I, OP_VSHR, vk(I, OP_VSRA, a, 31), (uint32_t)(32 - k));
-	q = vk(I, OP_VSRA, isel_vop(I, OP_VADDI, a, bias), (uint32_t)k);
+	bias = vopk(I, OP_VSHR, vopk(I, OP_VSRA, a, 31), (uint32_t)(32 - k));
+	q = vopk(I, OP_VSRA, isel_vop(I, OP_VADDI, a, bias), (uint32_t)k);
 	if (rem)
-		return isel_vop(I, OP_VSUBI, a, vk(I, OP_VSHL, q, (uint32_t)k));
+		return isel_vop(I, OP_VSUBI, a,
+		    vopk(I, OP_VSHL, q, (uint32_t)k));
 	return q;
 }
 
@@ -149,7 +144,7 @@ isel_vdiv_i32(Isel *I, int a, int vb, TRef divisor, int rem)
 		idiv_const(I, c, &d);
 	} else
 		idiv_reg(I, vb, &d);
-	sa = vk(I, OP_VSRA, a, 31);
+	sa = vopk(I, OP_VSRA, a, 31);
 	ua = isel_vop(I, OP_VSUBI, isel_vop(I, OP_VXOR, a, sa), sa);
 	udiv(I, ua, isel_vop(I, OP_VABSF, isel_vop(I, OP_VCVTIF, a, 0), 0), &d,
 	    &q, &r);

@@ -55,15 +55,8 @@ inputs() {
 		tab=$tmp/tables/${1##*/}
 		if [ ! -d "$tab" ]; then
 			mkdir -p "$tab" || exit 99
-			grep '^// table ' "$1" | awk '{ n = $3; $1 = $2 = $3 = ""
-			    if (!(n in v)) o[++k] = n; v[n] = v[n] $0 }
-			    END { for (i = 1; i <= k; i++)
-			    print "// table", o[i], v[o[i]] }' |
-			    while read -r _ _ name vals; do
-				# shellcheck disable=SC2086
-				"$npycheck" table "$tab/$name.npy" $vals ||
-					exit 99
-			done || exit 99
+			sh "$src/tests/contract/tables.sh" "$1" "$tab" \
+			    "$npycheck" || exit 99
 		fi
 		args=$(echo "$args" | sed "s|%T|$tab|g")
 		;;

@@ -64,14 +64,8 @@ for f in "$top_srcdir"/tests/contract/*.pk; do
 	grep '^// case ' "$f" >"$tmp/cases" || { bad "$f: no cases"; continue; }
 	tab=$tmp/tables/${f##*/}
 	mkdir -p "$tab" || exit 99
-	grep '^// table ' "$f" | awk '{ n = $3; $1 = $2 = $3 = ""
-	    if (!(n in v)) o[++k] = n; v[n] = v[n] $0 }
-	    END { for (i = 1; i <= k; i++)
-	    print "// table", o[i], v[o[i]] }' |
-	    while read -r _ _ name vals; do
-		# shellcheck disable=SC2086
-		"$check" table "$tab/$name.npy" $vals || exit 99
-	done || exit 99
+	sh "$top_srcdir/tests/contract/tables.sh" "$f" "$tab" "$check" ||
+	    exit 99
 	while read -r _ _ e tol rest; do
 		presets=${rest%%--*}
 		args=
