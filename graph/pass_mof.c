@@ -291,6 +291,51 @@ sib_profit(Mz *z, int a, int b)
 	return shared_bytes(z->c, a, b);
 }
 
+static int
+same_layout(const HloLayout *a, const HloLayout *b)
+{
+	return a->has == b->has && a->nm2m == b->nm2m && a->ntile == b->ntile &&
+	    a->memspace == b->memspace && !a->mid && !b->mid && !a->post &&
+	    !b->post && !memcmp(a->m2m, b->m2m, sizeof a->m2m[0] *
+	    (size_t)a->nm2m) && !memcmp(a->tile, b->tile, sizeof a->tile[0] *
+	    (size_t)a->ntile);
+}
+
+/*
+ * An instruction of nc computing what 'in' on operands ops computes, or
+ * -1: both halves of a merge may hold a copy of one cheap producer (the
+ * fusion pass duplicated it), which one fusion needs only once.  Only
+ * attribute-free ops, broadcasts and scalar constants are compared.
+ */
+static int
+same_in(const HloComp *nc, const HloInstr *in, const int *ops)
+{
+	HloOpClass k = hlo_op_class(in->op);
+	int i, j;
+
+	if (k != HC_UNARY && k != HC_BINARY && in->op != HLO_BROADCAST &&
+	    !(in->op == HLO_CONSTANT && in->lit.n == 1 && in->lit.v))
+		return -1;
+	for (i = 0; i < nc->instr.n; i++) {
+		const HloInstr *o = nc->instr.v[i];
+		if (o->op != in->op || o->noperand != in->noperand ||
+		    !hlo_shape_same(&o->shape, &in->shape) ||
+		    !same_layout(&o->shape.layout, &in->shape.layout))
+			continue;
+		for (j = 0; j < in->noperand && o->operand[j] == ops[j]; j++)
+			;
+		if (j < in->noperand)
+			continue;
+		if (in->op == HLO_BROADCAST && !same_ints(&o->dims, &in->dims))
+			continue;
+		if (in->op == HLO_CONSTANT && (o->lit.n != 1 || !o->lit.v ||
+		    memcmp(o->lit.v, in->lit.v, sizeof in->lit.v[0])))
+			continue;
+		return i;
+	}
+	return -1;
+}
+
 /* Copies fusion x's body into fusion fi's computation; map: x -> new. */
 static void
 copy_body(Mz *z, int fi, int x, int a, const int *amap, const int *aout,
@@ -320,6 +365,8 @@ copy_body(Mz *z, int fi, int x, int a, const int *amap, const int *aout,
 			    in->noperand);
 		for (k = 0; k < in->noperand; k++)
 			ops[k] = map[in->operand[k]];
+		if ((map[i] = same_in(nc, in, ops)) >= 0)
+			continue;
 		hlo_fuse_clone(z->m, nc, in, in->name, ops);
 		map[i] = nc->instr.n - 1;
 	}

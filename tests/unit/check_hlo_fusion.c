@@ -278,6 +278,42 @@ START_TEST(mof_siblings_read_their_operand_once)
 END_TEST
 
 /*
+ * The negate is cheap, so each reduce's fusion gets a copy; the two are
+ * siblings over p, and the merged fusion computes the negate once.
+ */
+static const char sibling_copy_text[] = HDR ADD
+    "ENTRY main {\n"
+    "  p = f32[4,8]{1,0} parameter(0)\n"
+    "  q = f32[8]{0} parameter(1)\n"
+    "  n = f32[4,8]{1,0} negate(p)\n"
+    "  bq = f32[4,8]{1,0} broadcast(q), dimensions={1}\n"
+    "  y = f32[4,8]{1,0} multiply(n, bq)\n"
+    "  z0 = f32[] constant(0)\n"
+    "  r1 = f32[4]{0} reduce(y, z0), dimensions={1}, to_apply=add\n"
+    "  z1 = f32[] constant(0)\n"
+    "  r2 = f32[4]{0} reduce(n, z1), dimensions={1}, to_apply=add\n"
+    "  ROOT t = (f32[4]{0}, f32[4]{0}) tuple(r1, r2)\n"
+    "}\n";
+
+START_TEST(mof_siblings_share_a_copied_producer)
+{
+	HFx f;
+	HloModule *m;
+
+	hfx_init(&f, NULL);
+	m = fuse(&f, sibling_copy_text, 0, 1);
+	ck_assert_int_eq(hfx_count(m, HLO_FUSION, 0), 2);
+	ck_assert_int_eq(hfx_count(m, HLO_NEGATE, 1), 2);
+	ck_assert_int_eq(hfx_pass(&f, m, "multi-output-fusion"), 1);
+	hfx_same_results(&f, sibling_copy_text, m, 0);
+	ck_assert_int_eq(hfx_count(m, HLO_FUSION, 0), 1);
+	ck_assert_int_eq(hfx_count(m, HLO_NEGATE, 1), 1);
+	ck_assert_int_eq(count_in(body(m, fusion_n(m, 0)), HLO_REDUCE), 2);
+	hfx_free(&f);
+}
+END_TEST
+
+/*
  * The seed's matmul_1 and RMS square-sum: the dot has two users, so
  * fusion leaves it alone; multi-output fusion puts it in the reduce's
  * fusion, kOutput with root tuple(reduce, dot), and the divide reads the
@@ -409,6 +445,7 @@ suite(void)
 	tcase_add_test(t, softmax_guard_keeps_the_shifted_value_single);
 	tcase_add_test(t, kinds_loop_input_output);
 	tcase_add_test(u, mof_siblings_read_their_operand_once);
+	tcase_add_test(u, mof_siblings_share_a_copied_producer);
 	tcase_add_test(u, mof_producer_consumer_dot_and_square_sum);
 	tcase_add_test(u, mof_refused_for_a_cycle);
 	tcase_add_test(u, pipeline_runs_both_passes);
