@@ -141,31 +141,43 @@ bytes(const HloShape *s)
 	return e < 0 ? 0 : e * (int64_t)hlo_type_size(s->type);
 }
 
-/* 1 if a path of uses leads from instruction 'from' to 'to'. */
+/*
+ * 1 if a path of uses leads from instruction 'from' to 'to'.  The users
+ * are listed once per question (CSR), so a question costs O(edges).
+ */
 static int
 reaches(const HloComp *c, int from, int to)
 {
 	Arena a = {0};
-	int n = c->instr.n, *stack, top = 0, i, k, found = 0;
+	int n = c->instr.n, *start, *user, *fill, *stack, top = 0, i, k;
+	int found = 0, ne = 0;
 	char *seen;
 
+	start = arena_alloc(&a, sizeof(int) * (size_t)(n + 2));
+	fill = arena_alloc(&a, sizeof(int) * (size_t)(n + 1));
+	for (i = 0; i < n; i++)
+		for (k = 0; k < c->instr.v[i]->noperand; k++, ne++)
+			start[c->instr.v[i]->operand[k] + 1]++;
+	for (i = 0; i < n; i++)
+		start[i + 1] += start[i];
+	user = arena_alloc(&a, sizeof(int) * (size_t)(ne + 1));
+	for (i = 0; i < n; i++)
+		for (k = 0; k < c->instr.v[i]->noperand; k++) {
+			int v = c->instr.v[i]->operand[k];
+			user[start[v] + fill[v]++] = i;
+		}
 	stack = arena_alloc(&a, sizeof(int) * (size_t)(n + 1));
 	seen = arena_alloc(&a, (size_t)n + 1);
 	stack[top++] = from;
 	seen[from] = 1;
-	/* users by linear scan: the graphs here are small */
 	while (top && !found) {
 		int v = stack[--top];
-		for (i = 0; i < n && !found; i++) {
-			const HloInstr *in = c->instr.v[i];
-			for (k = 0; k < in->noperand; k++)
-				if (in->operand[k] == v && !seen[i]) {
-					seen[i] = 1;
-					found = i == to;
-					stack[top++] = i;
-					break;
-				}
-		}
+		for (k = start[v]; k < start[v + 1] && !found; k++)
+			if (!seen[user[k]]) {
+				seen[user[k]] = 1;
+				found = user[k] == to;
+				stack[top++] = user[k];
+			}
 	}
 	arena_free(&a);
 	return found;

@@ -240,6 +240,40 @@ START_TEST(kinds_loop_input_output)
 }
 END_TEST
 
+/* Tiled layouts stay as they were, inside and on the fusion. */
+static const char tiled_text[] = HDR
+    "ENTRY main {\n"
+    "  p = f32[16,128]{1,0:T(8,128)} parameter(0)\n"
+    "  q = f32[16,128]{1,0:T(8,128)} parameter(1)\n"
+    "  n = f32[16,128]{1,0:T(8,128)} negate(p)\n"
+    "  ROOT a = f32[16,128]{1,0:T(8,128)} add(n, q)\n"
+    "}\n";
+
+START_TEST(layouts_are_kept)
+{
+	HFx f;
+	HloModule *m;
+	const HloInstr *fu;
+	const HloComp *b;
+	int i;
+
+	hfx_init(&f, NULL);
+	m = fuse(&f, tiled_text, 0, 1);
+	fu = root(hlo_entry(m));
+	ck_assert_int_eq(fu->op, HLO_FUSION);
+	ck_assert_int_eq(fu->shape.layout.ntile, 1);
+	b = body(m, fu);
+	for (i = 0; i < b->instr.n; i++) {
+		const HloTile *t = &b->instr.v[i]->shape.layout.tile[0];
+		ck_assert_int_eq(b->instr.v[i]->shape.layout.ntile, 1);
+		ck_assert_int_eq(t->n, 2);
+		ck_assert_int_eq(t->d[0], 8);
+		ck_assert_int_eq(t->d[1], 128);
+	}
+	hfx_free(&f);
+}
+END_TEST
+
 /* Two reductions of the same input: one kInput fusion, two outputs. */
 static const char sibling_text[] = HDR ADD
     "ENTRY main {\n"
@@ -444,6 +478,7 @@ suite(void)
 	tcase_add_test(t, cheap_producer_is_duplicated);
 	tcase_add_test(t, softmax_guard_keeps_the_shifted_value_single);
 	tcase_add_test(t, kinds_loop_input_output);
+	tcase_add_test(t, layouts_are_kept);
 	tcase_add_test(u, mof_siblings_read_their_operand_once);
 	tcase_add_test(u, mof_siblings_share_a_copied_producer);
 	tcase_add_test(u, mof_producer_consumer_dot_and_square_sum);
