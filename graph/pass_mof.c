@@ -66,6 +66,10 @@ fusion_unit(const Mz *z, const HloInstr *in, Unit *u)
 	if (fc->instr.v[fc->root]->op != HLO_TUPLE &&
 	    in->shape.type == HT_TUPLE)
 		return 0;
+	/* a merge's outputs must fit MAXOUT */
+	if (fc->instr.v[fc->root]->op == HLO_TUPLE &&
+	    fc->instr.v[fc->root]->noperand > MAXOUT / 2)
+		return 0;
 	u->fusion = 1;
 	u->dot = hlo_fuse_has(fc, HLO_DOT);
 	u->kind = u->dot ? K_OUTPUT : strcmp(hlo_fuse_kind(fc), "kInput") ?
@@ -356,7 +360,7 @@ copy_body(Mz *z, int fi, int x, int a, const int *amap, const int *aout,
 	HloInstr *xi = z->c->instr.v[x];
 	HloComp *xc = hlo_fuse_callee(z->m, xi);
 	HloComp *nc = hlo_fuse_callee(z->m, z->c->instr.v[fi]);
-	int ops[64], i, k;
+	int ops[64], *ov, i, k;
 
 	for (i = 0; i < xc->instr.n; i++) {
 		HloInstr *in = xc->instr.v[i];
@@ -372,14 +376,13 @@ copy_body(Mz *z, int fi, int x, int a, const int *amap, const int *aout,
 				map[i] = hlo_fuse_param(z->m, z->c, fi, v);
 			continue;
 		}
-		if (in->noperand > 64)
-			bug("a fused instruction with %d operands",
-			    in->noperand);
+		ov = in->noperand <= 64 ? ops : arena_alloc(z->m->arena,
+		    sizeof(int) * (size_t)in->noperand);
 		for (k = 0; k < in->noperand; k++)
-			ops[k] = map[in->operand[k]];
-		if ((map[i] = same_in(nc, in, ops)) >= 0)
+			ov[k] = map[in->operand[k]];
+		if ((map[i] = same_in(nc, in, ov)) >= 0)
 			continue;
-		hlo_fuse_clone(z->m, nc, in, in->name, ops);
+		hlo_fuse_clone(z->m, nc, in, in->name, ov);
 		map[i] = nc->instr.n - 1;
 	}
 }
