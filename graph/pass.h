@@ -41,6 +41,8 @@ int hlo_run_pass(HloModule *m, const char *name, HloPassCtx *cx);
 
 /* ------------------------------------------------------- the passes */
 int hlo_pass_dce(HloModule *m, HloPassCtx *cx);	/* pass_dce.c */
+int hlo_pass_fusion(HloModule *m, HloPassCtx *cx);	/* pass_fusion.c */
+int hlo_pass_mof(HloModule *m, HloPassCtx *cx);		/* pass_mof.c */
 
 /* -------------------------------------------------------- hlo_edit.c */
 /* A name no instruction of m has: "base.N". */
@@ -73,5 +75,65 @@ int hlo_comp_clean(HloModule *m, HloComp *c);
  * than the entry.  Returns 1 if m changed.
  */
 int hlo_module_clean(HloModule *m);
+
+/* ------------------------------------------------------------ fuse.c */
+/*
+ * Building fusions in the computation c of m while a pass runs: indices
+ * into c->instr stay valid (nothing is deleted, an instruction that moves
+ * into a fusion is detached: no operands, no users), new instructions
+ * land at the end, and hlo_fuse_tidy tidies up after the pass.
+ */
+/* Operand slots (and the root) of c naming instruction v. */
+int hlo_fuse_uses(const HloComp *c, int v);
+/* 1 unless instruction i of c was detached or is dead. */
+int hlo_fuse_live(const HloComp *c, int i);
+/* Takes 'in' out of the graph (opcode HLO_INVALID, no operands). */
+void hlo_fuse_detach(HloInstr *in);
+/*
+ * Drops c's detached instructions and orders the rest def-before-use,
+ * keeping the text order where it holds.  Unlike hlo_comp_clean it keeps
+ * dead code (that is dce's business).  Returns 1 if c changed.
+ */
+int hlo_fuse_tidy(HloModule *m, HloComp *c);
+/* Removes fused computation fc from m if no live instruction calls it. */
+void hlo_fuse_drop_comp(HloModule *m, HloComp *fc);
+/* A new, empty computation "fused_computation[.N]" before the entry. */
+HloComp *hlo_fuse_comp_new(HloModule *m);
+/* The computation a fusion calls, or NULL if f is not a fusion. */
+HloComp *hlo_fuse_callee(const HloModule *m, const HloInstr *f);
+/* Index in fc of its parameter number num (a bug if none). */
+int hlo_fuse_param_of(const HloComp *fc, int64_t num);
+/*
+ * Index in f's computation of the parameter that carries c's value v
+ * into fusion f (instruction f of c); adds operand and parameter
+ * ("param_K[.N]") if f does not read v yet.
+ */
+int hlo_fuse_param(HloModule *m, HloComp *c, int f, int v);
+/* Appends to 'to' a copy of src named 'name' on operands ops. */
+HloInstr *hlo_fuse_clone(HloModule *m, HloComp *to, const HloInstr *src,
+    const char *name, const int *ops);
+/*
+ * Wraps instruction i of c into a new fusion of it alone (it keeps its
+ * name inside); c's uses of i become uses of the fusion, whose index is
+ * returned.  Kind, shape and name are set by hlo_fuse_finish.
+ */
+int hlo_fuse_wrap(HloModule *m, HloComp *c, int i);
+/*
+ * Moves the producer of operand k of fusion f into it (its operands
+ * become operands of f).  keep: the producer has other users, so it
+ * stays and the fusion gets a copy under a fresh name.
+ */
+void hlo_fuse_producer(HloModule *m, HloComp *c, int f, int k, int keep);
+/* 1 if fc has an instruction of opcode op. */
+int hlo_fuse_has(const HloComp *fc, HloOp op);
+/* fc's output instructions (a root tuple's operands, else the root). */
+int hlo_fuse_outputs(const HloComp *fc, int *out, int max);
+/* "kOutput" (a dot), "kInput" (a reduce or transpose output), "kLoop". */
+const char *hlo_fuse_kind(const HloComp *fc);
+/*
+ * Orders f's computation, sets kind and shape from it and names f:
+ * 'name', or (NULL) after its ops as XLA does (multiply_reduce_fusion).
+ */
+void hlo_fuse_finish(HloModule *m, HloComp *c, int f, const char *name);
 
 #endif

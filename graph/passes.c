@@ -12,6 +12,10 @@
 /* In order.  A group number > 0 runs its passes as one fixed point. */
 static const HloPass pipeline[] = {
 	{ "dce", hlo_pass_dce, 1, 0, "dead instructions and computations" },
+	{ "fusion", hlo_pass_fusion, 0, 0,
+	    "producer/consumer fusion (kLoop, kInput, kOutput)" },
+	{ "multi-output-fusion", hlo_pass_mof, 0, 0,
+	    "sibling and producer-consumer multi-output fusion" },
 };
 
 enum { NPASS = sizeof pipeline / sizeof pipeline[0], MAXROUNDS = 16 };
