@@ -12,6 +12,10 @@
 /* In order.  A group number > 0 runs its passes as one fixed point. */
 static const HloPass pipeline[] = {
 	{ "dce", hlo_pass_dce, 1, 0, "dead instructions and computations" },
+	{ "scheduling", hlo_pass_schedule, 0, 0,
+	    "post-order, then memory-aware list schedule (is_scheduled)" },
+	{ "memory-space-assignment", hlo_pass_msa, 0, 0,
+	    "values into VMEM (S(1)), prefetches as copy-start/copy-done" },
 };
 
 enum { NPASS = sizeof pipeline / sizeof pipeline[0], MAXROUNDS = 16 };
