@@ -21,8 +21,8 @@
  *     (cross_program_prefetch_index=0) that needs no such work;
  *   - copies complete in FIFO order: a copy that finishes later never
  *     starts earlier (its start is delayed);
- *   - the result, constants and custom-calls' operands and results stay
- *     in HBM; every value that stays out gets its reason in cx->stats.
+ *   - the result, constants and the operands and results of custom-calls
+ *     and calls stay in HBM; every value that stays out gets its reason in cx->stats.
  *
  * Evictions and per-use segments are not modelled: a value is in VMEM
  * for all of its live range or not at all.
@@ -472,14 +472,18 @@ by_prio(const void *x, const void *y)
 	return a->buf - b->buf;
 }
 
-/* Marks the buffers a custom-call reads or defines: opaque, HBM. */
+/*
+ * Marks the buffers a custom-call reads or defines: opaque, HBM.  Those
+ * of a call too: its body is not assigned and may hold a custom-call.
+ */
 static void
 custom_calls(Msa *s)
 {
 	int i, j;
 
 	for (i = 0; i < s->b.n; i++) {
-		if (s->c->instr.v[i]->op != HLO_CUSTOM_CALL)
+		if (s->c->instr.v[i]->op != HLO_CUSTOM_CALL &&
+		    s->c->instr.v[i]->op != HLO_CALL)
 			continue;
 		for (j = s->b.rfirst[i]; j < s->b.rfirst[i + 1]; j++)
 			s->cc[s->b.reads[j]] = 1;
@@ -558,8 +562,8 @@ candidates(Msa *s, Cand *cd, int *cross)
 			continue;
 		}
 		if (s->cc[f]) {
-			stays(s, f, "a custom-call's operand or result "
-			    "(opaque)");
+			stays(s, f, "an operand or result of a custom-call "
+			    "or call (opaque)");
 			continue;
 		}
 		if (in->op == HLO_CONSTANT) {

@@ -360,6 +360,43 @@ START_TEST(copies_complete_in_fifo_order)
 }
 END_TEST
 
+/* A custom-call is opaque: what it reads and writes stays in HBM. */
+static const char cc_text[] =
+    "HloModule m\n"
+    "\n"
+    "ENTRY main {\n"
+    "  p = f32[8,128]{1,0} parameter(0)\n"
+    "  a = f32[8,128]{1,0} exponential(p)\n"
+    "  k = f32[8,128]{1,0} custom-call(a), custom_call_target=\"k\"\n"
+    "  b = f32[8,128]{1,0} exponential(k)\n"
+    "  c = f32[8,128]{1,0} exponential(a)\n"
+    "  ROOT o = f32[8,128]{1,0} add(b, c)\n"
+    "}\n";
+
+START_TEST(custom_calls_stay_opaque)
+{
+	HFx f;
+	HloModule *m;
+	Buf st = {0};
+
+	hfx_init(&f, "v6e");
+	f.cx.stats = &st;
+	m = hfx_parse(&f, cc_text);
+	hfx_pass(&f, m, "scheduling");
+	ck_assert_int_eq(hfx_pass(&f, m, "memory-space-assignment"), 1);
+	ck_assert_int_eq(named(m, "a")->shape.layout.memspace, 0);
+	ck_assert_int_eq(named(m, "k")->shape.layout.memspace, 0);
+	ck_assert_int_eq(named(m, "b")->shape.layout.memspace, 1);
+	ck_assert_int_eq(named(m, "c")->shape.layout.memspace, 1);
+	buf_putc(&st, 0);
+	ck_assert_msg(strstr(st.p, "a f32[8,128]{1,0} stays in HBM: an "
+	    "operand or result of a custom-call or call (opaque)") != NULL,
+	    "%s", st.p);
+	buf_free(&st);
+	hfx_free(&f);
+}
+END_TEST
+
 START_TEST(pipeline_keeps_meaning)
 {
 	HFx f;
@@ -393,6 +430,7 @@ suite(void)
 	tcase_add_test(t, sizes_are_padded_to_tiles);
 	tcase_add_test(t, msa_places_what_fits_and_says_why_not);
 	tcase_add_test(t, copies_complete_in_fifo_order);
+	tcase_add_test(t, custom_calls_stay_opaque);
 	tcase_add_test(t, pipeline_keeps_meaning);
 	suite_add_tcase(s, t);
 	return s;
