@@ -254,6 +254,28 @@ take(Msa *s, int64_t at, int64_t bytes, int t0, int t1)
 	s->heap[s->nheap++] = c;
 }
 
+/* As XLA's heap-trace check: no two chunks meet in time and space. */
+static void
+check_heap(const Msa *s)
+{
+	int i, j;
+
+	for (i = 0; i < s->nheap; i++) {
+		const Chunk *a = &s->heap[i];
+		if (a->hi > s->budget)
+			bug("a VMEM chunk ends past the budget");
+		for (j = 0; j < i; j++) {
+			const Chunk *b = &s->heap[j];
+			if (a->t0 <= b->t1 && b->t0 <= a->t1 && a->lo < b->hi &&
+			    b->lo < a->hi)
+				bug("VMEM chunks [%lld,%lld) and [%lld,%lld) "
+				    "overlap", (long long)a->lo,
+				    (long long)a->hi, (long long)b->lo,
+				    (long long)b->hi);
+		}
+	}
+}
+
 /* ------------------------------------------------------- placements */
 
 /* "NAME SHAPE" of buffer f, into a fresh Buf the caller frees. */
@@ -775,6 +797,7 @@ hlo_pass_msa(HloModule *m, HloPassCtx *cx)
 	for (k = 0; k < n; k++)
 		changed |= s.vmem_buf[cd[k].buf];
 	changed |= s.npf > 0;
+	check_heap(&s);
 	fifo(&s);
 	bufof = arena_alloc(&s.a, sizeof(int) * ((size_t)s.npf + 1));
 	for (k = 0; k < s.npf; k++)
