@@ -191,7 +191,8 @@ HloShape hlo_shape_tuple(Arena *a, const HloShape *elem, int n);
 void hlo_shape_print(Buf *b, const HloShape *s);
 /* Layout as "{1,0:T(8,128)S(1)}"; nothing for a plain scalar layout. */
 void hlo_layout_print(Buf *b, const HloLayout *l, int rank);
-/* 1 if the layout is absent or the default {rank-1,...,0} with no tiles. */
+/* 1 if the layout is absent or the default {rank-1,...,0} with no tiles
+   (in any memory space). */
 int hlo_layout_is_default(const HloLayout *l, int rank);
 
 /* --------------------------------------------------------- infer.c */
@@ -297,5 +298,21 @@ int hlo_pass_known(const char *name);
 double hlo_pass_tolerance(const char *name);
 /* The pass names, comma separated, for messages and --help. */
 void hlo_pass_names(Buf *b);
+
+/* ------------------------------------------------------ hlo_stats.c */
+/* Instructions of m: of the entry, or of every computation. */
+int hlo_instr_count(const HloModule *m, int entry_only);
+/*
+ * --emit=hlo-stats of a module optimised for preset mp: fusions by kind,
+ * instruction counts (before_entry, before_all: hlo_instr_count before
+ * the passes), the largest intermediate still in HBM, the HBM bytes an
+ * unfused and
+ * the fused program would move (from shapes: each instruction reads its
+ * operands and writes its result), what is in VMEM, then the passes'
+ * decisions (HloOptOpts.stats) as given.
+ */
+void hlo_stats(Buf *b, const HloModule *m, const struct MachPreset *mp,
+    int before_entry, int before_all, const char *decisions,
+    size_t ndecisions);
 
 #endif

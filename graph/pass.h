@@ -43,6 +43,58 @@ int hlo_run_pass(HloModule *m, const char *name, HloPassCtx *cx);
 int hlo_pass_dce(HloModule *m, HloPassCtx *cx);	/* pass_dce.c */
 int hlo_pass_fusion(HloModule *m, HloPassCtx *cx);	/* pass_fusion.c */
 int hlo_pass_mof(HloModule *m, HloPassCtx *cx);		/* pass_mof.c */
+int hlo_pass_schedule(HloModule *m, HloPassCtx *cx);	/* pass_schedule.c */
+int hlo_pass_msa(HloModule *m, HloPassCtx *cx);	/* pass_msa.c */
+
+/* --------------------------------------------------------- buffers.c */
+/*
+ * Buffers of one computation: every array leaf an instruction defines
+ * is a buffer, except where it aliases one defined earlier
+ * (get-tuple-element, tuple, bitcast, copy-done, a copy-start's source).
+ * Live ranges are schedule positions: the text order, or an order the
+ * caller passes.
+ */
+typedef struct HloBuffer {
+	int def;		/* defining instruction */
+	int leaf;		/* which array leaf of its shape */
+	int64_t bytes;		/* padded to the layout's tiles */
+	int64_t memspace;	/* S(n) of the defining leaf */
+	int param;		/* defined by a parameter: live throughout */
+	int out;		/* reaches the root: live to the end */
+	int start, end;		/* live range, inclusive */
+	int64_t offset;		/* from hlo_buffers_assign; -1 = none */
+} HloBuffer;
+
+typedef struct HloBuffers {
+	const HloComp *c;
+	int n;			/* instructions */
+	int *first, *nleaf;	/* leaves of instruction i: leafbuf[first[i]..
+				   first[i] + nleaf[i]) */
+	int *leafbuf;		/* the buffer each leaf lives in */
+	const HloShape **leafshape;	/* each leaf's array shape */
+	int *rfirst, *reads;	/* the distinct buffers instruction i reads:
+				   reads[rfirst[i]..rfirst[i + 1]) */
+	HloBuffer *buf;
+	int nbuf;
+} HloBuffers;
+
+/* Bytes of a shape, its arrays padded to their layout's tiles (T(8,128)
+   etc.), dense where there are none; tuples sum their leaves. */
+int64_t hlo_shape_bytes(const HloShape *s);
+/* Aliasing, sizes and live ranges of c in its text order. */
+void hlo_buffers_build(HloBuffers *b, Arena *a, const HloComp *c);
+/* Live ranges again for the order pos[i] = position of instruction i
+   (NULL: the text order). */
+void hlo_buffers_live(HloBuffers *b, const int *pos);
+/* The largest sum of the bytes of the buffers live at one position. */
+int64_t hlo_buffers_peak(const HloBuffers *b);
+/*
+ * Offsets for the buffers keep(b, i, arg) accepts (NULL: all), first fit
+ * by size, largest first, each aligned to 'align'; two buffers share
+ * bytes only if their live ranges do not meet.  Returns the arena size.
+ */
+int64_t hlo_buffers_assign(HloBuffers *b, int64_t align,
+    int (*keep)(const HloBuffers *b, int i, void *arg), void *arg);
 
 /* -------------------------------------------------------- hlo_edit.c */
 /* A name no instruction of m has: "base.N". */

@@ -16,6 +16,10 @@ static const HloPass pipeline[] = {
 	    "producer/consumer fusion (kLoop, kInput, kOutput)" },
 	{ "multi-output-fusion", hlo_pass_mof, 0, 0,
 	    "sibling and producer-consumer multi-output fusion" },
+	{ "scheduling", hlo_pass_schedule, 0, 0,
+	    "post-order, then memory-aware list schedule (is_scheduled)" },
+	{ "memory-space-assignment", hlo_pass_msa, 0, 0,
+	    "values into VMEM (S(1)), prefetches as copy-start/copy-done" },
 };
 
 enum { NPASS = sizeof pipeline / sizeof pipeline[0], MAXROUNDS = 16 };

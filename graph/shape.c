@@ -88,7 +88,8 @@ hlo_layout_is_default(const HloLayout *l, int rank)
 
 	if (!l->has)
 		return 1;
-	if (l->ntile || l->memspace || l->mid || l->post)
+	/* the memory space does not change the element order */
+	if (l->ntile || l->mid || l->post)
 		return 0;
 	if (l->nm2m != rank)
 		return l->nm2m == 0 && rank == 0;

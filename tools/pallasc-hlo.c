@@ -19,14 +19,20 @@ emit_func(const RunOpts *r, const CheckedModule *m, const CExport *e,
     Diag *d, Arena *a, Strtab *s, Buf *out, int *count)
 {
 	HloModule *hm = hlo_from_func(m, e->func, d, a, s);
+	Buf one = {0};
 
 	if (!hm)
 		return -1;
-	if (r->opt && hlo_opt_module(r, hm, m->preset, e->cname, d) != EXIT_OK)
+	if (!r->opt)
+		hlo_print(&one, hm);
+	else if (hlo_opt_emit(r, hm, m->preset, e->cname, d, &one) != EXIT_OK) {
+		buf_free(&one);
 		return -1;
+	}
 	if ((*count)++)
 		buf_puts(out, "\n// -----\n\n");
-	hlo_print(out, hm);
+	buf_putn(out, one.p ? one.p : "", one.n);
+	buf_free(&one);
 	return 0;
 }
 

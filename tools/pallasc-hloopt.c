@@ -5,7 +5,8 @@
  * (numbered, as XLA's pass dumps), -fno-hlo-NAME
  * leaves a pass out, and --check-passes evaluates the module before the
  * first pass and after every pass that changed it, on the --input data,
- * and stops at the first pass whose results differ.
+ * and stops at the first pass whose results differ.  --emit=hlo-stats
+ * prints graph/hlo_stats.c's figures instead of the module.
  */
 #include <errno.h>
 #include <math.h>
@@ -174,9 +175,10 @@ check_setup(Hook *h, const HloModule *m, const char *file)
 	return 0;
 }
 
-int
-hlo_opt_module(const RunOpts *r, HloModule *m, const MachPreset *mp,
-    const char *name, Diag *d)
+/* The pipeline with the driver's options; decisions go to stats. */
+static int
+opt_module(const RunOpts *r, HloModule *m, const MachPreset *mp,
+    const char *name, Diag *d, Buf *stats)
 {
 	HloOptOpts o = {0};
 	Hook h = {0};
@@ -195,6 +197,7 @@ hlo_opt_module(const RunOpts *r, HloModule *m, const MachPreset *mp,
 		o.verify = 1;
 		o.after = after_pass;
 		o.arg = &h;
+		o.stats = stats;
 		rc = hlo_optimize(m, &o, d);
 	}
 	if (h.entry) {
@@ -203,4 +206,28 @@ hlo_opt_module(const RunOpts *r, HloModule *m, const MachPreset *mp,
 		hlo_free_args(h.entry, h.b, h.args);
 	}
 	return rc || h.failed ? EXIT_USER : EXIT_OK;
+}
+
+int
+hlo_opt_module(const RunOpts *r, HloModule *m, const MachPreset *mp,
+    const char *name, Diag *d)
+{
+	return opt_module(r, m, mp, name, d, NULL);
+}
+
+int
+hlo_opt_emit(const RunOpts *r, HloModule *m, const MachPreset *mp,
+    const char *name, Diag *d, Buf *out)
+{
+	Buf st = {0};
+	int ne = hlo_instr_count(m, 1), na = hlo_instr_count(m, 0), rc;
+
+	rc = opt_module(r, m, mp, name, d, r->stats ? &st : NULL);
+	if (rc == EXIT_OK && r->stats) {
+		hlo_stats(out, m, mp ? mp : mach_preset(NULL), ne, na,
+		    st.p ? st.p : "", st.n);
+	} else if (rc == EXIT_OK)
+		hlo_print(out, m);
+	buf_free(&st);
+	return rc;
 }

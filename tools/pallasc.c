@@ -30,6 +30,7 @@ typedef enum Emit {
 	EMIT_SEMA,		/* the checked kernels and funcs */
 	EMIT_HLO,		/* an .hlo input printed back (graph/) */
 	EMIT_HLO_OPT,		/* HLO after the pass pipeline */
+	EMIT_HLO_STATS,		/* what the pass pipeline did, in figures */
 	EMIT_PIPELINE,		/* the grid pipeline plans and allocation */
 	EMIT_TILE,		/* the tile IR (backend/mosaic) */
 	EMIT_LLO,		/* LLO after isel (backend/vliw) */
@@ -46,6 +47,7 @@ static const struct {
 } emits[] = {
 	{ "pp", EMIT_PP },	{ "ast", EMIT_AST },	{ "sema", EMIT_SEMA },
 	{ "hlo", EMIT_HLO },	{ "hlo-opt", EMIT_HLO_OPT }, { "tile", EMIT_TILE },
+	{ "hlo-stats", EMIT_HLO_STATS },
 	{ "pipeline", EMIT_PIPELINE },
 	{ "llo", EMIT_LLO },	{ "asm", EMIT_ASM },	{ "header", EMIT_HEADER },
 	{ "c", EMIT_C },	{ "obj", EMIT_OBJ },
@@ -101,6 +103,12 @@ static const char usage_text[] =
 "                                      input, verified and printed\n"
 "                               hlo-opt  the same after the HLO pass\n"
 "                                      pipeline (see --dump-passes)\n"
+"                               hlo-stats  after the pipeline: fusions\n"
+"                                      by kind, instruction counts, the\n"
+"                                      largest intermediate left in HBM,\n"
+"                                      estimated HBM bytes unfused and\n"
+"                                      fused, what is in VMEM and why\n"
+"                                      the rest is not\n"
 "                               pipeline  each kernel's grid pipeline: per\n"
 "                                      step the copies that start, wait or\n"
 "                                      are skipped, and the VMEM/SMEM layout\n"
@@ -395,8 +403,10 @@ parse_args(Options *o, Arena *a, int argc, char **argv, int *done)
 	o->run.plan = o->emit == EMIT_PIPELINE;
 	o->run.select = o->emit == EMIT_TILE || o->emit == EMIT_LLO ||
 	    o->emit == EMIT_ASM;
-	o->run.lower = o->emit == EMIT_HLO || o->emit == EMIT_HLO_OPT;
-	o->run.opt = o->emit == EMIT_HLO_OPT;
+	o->run.lower = o->emit == EMIT_HLO || o->emit == EMIT_HLO_OPT ||
+	    o->emit == EMIT_HLO_STATS;
+	o->run.opt = o->emit == EMIT_HLO_OPT || o->emit == EMIT_HLO_STATS;
+	o->run.stats = o->emit == EMIT_HLO_STATS;
 	if ((o->run.dump_dir || o->run.check_passes || o->run.hlo_off.n) &&
 	    !o->run.opt)
 		return usage_error("%s", "--dump-passes, --check-passes and "
@@ -615,7 +625,7 @@ compile(const Options *o, Diag *d, Arena *a, Strtab *strs, Buf *out)
 		    NULL);
 		goto done;
 	}
-	if (o->emit == EMIT_HLO || o->emit == EMIT_HLO_OPT) {
+	if (o->run.lower) {
 		rc = hlo_emit_module(&o->run, cm, d, a, strs, out);
 		goto done;
 	}
@@ -687,11 +697,12 @@ compile_hlo(const Options *o, Diag *d, Arena *a, Strtab *strs, Buf *out)
 		return usage_error("%s", "an .hlo input runs in interpret mode "
 		    "only (--interpret --run)");
 	}
-	if (o->emit != EMIT_HLO && o->emit != EMIT_HLO_OPT &&
+	if (o->emit != EMIT_HLO && !o->run.opt &&
 	    o->emit != EMIT_SYNTAX && !o->run.run) {
 		buf_free(&in);
 		return usage_error("an .hlo input takes -fsyntax-only, "
-		    "--emit=hlo, --emit=hlo-opt or --interpret --run, not "
+		    "--emit=hlo, --emit=hlo-opt, --emit=hlo-stats or "
+		    "--interpret --run, not "
 		    "--emit=%s",
 		    o->emit_name);
 	}
@@ -705,10 +716,10 @@ compile_hlo(const Options *o, Diag *d, Arena *a, Strtab *strs, Buf *out)
 	buf_free(&in);
 	if (!m || hlo_verify(m, d) != 0)
 		return EXIT_USER;
-	if (o->emit == EMIT_HLO_OPT && hlo_opt_module(&o->run, m,
-	    mach_preset(o->preset), o->input, d) != EXIT_OK)
+	if (o->run.opt && hlo_opt_emit(&o->run, m, mach_preset(o->preset),
+	    o->input, d, out) != EXIT_OK)
 		return EXIT_USER;
-	if (o->emit == EMIT_HLO || o->emit == EMIT_HLO_OPT)
+	if (o->emit == EMIT_HLO)
 		hlo_print(out, m);
 	else if (o->run.run)
 		return hlo_run_module(&o->run, m, o->input, a, out);

@@ -38,6 +38,7 @@ typedef struct RunOpts {
 	const char *dump_dir;	/* --dump-passes=DIR */
 	VEC(const char *) hlo_off;	/* -fno-hlo-NAME: passes left out */
 	int check_passes;	/* --check-passes */
+	int stats;		/* --emit=hlo-stats: figures, not the module */
 } RunOpts;
 
 /*
@@ -122,6 +123,10 @@ void hlo_free_args(const HloComp *c, InterpBuf *b, HloBuf *args);
  */
 int hlo_opt_module(const RunOpts *r, HloModule *m, const MachPreset *mp,
     const char *name, Diag *d);
+/* hlo_opt_module, then the optimised module (--emit=hlo-opt) or its
+   figures (--emit=hlo-stats, r->stats) appended to out. */
+int hlo_opt_emit(const RunOpts *r, HloModule *m, const MachPreset *mp,
+    const char *name, Diag *d, Buf *out);
 
 /* pallasc-plan.c: --emit=pipeline of every exported kernel (or --entry's);
    returns an exit status. */

@@ -1,0 +1,449 @@
+/*
+ * check_hlo_msa.c - scheduling (graph/pass_schedule.c), buffer liveness
+ * and assignment (graph/buffers.c), memory-space assignment with its
+ * copy-start/copy-done pairs (graph/pass_msa.c) and the figures of
+ * --emit=hlo-stats (graph/hlo_stats.c).
+ */
+#include "tests/unit/hlotest.h"
+
+/* Position of the instruction called 'name' in c, or -1. */
+static int
+find(const HloComp *c, const char *name)
+{
+	int i;
+
+	for (i = 0; i < c->instr.n; i++)
+		if (strcmp(c->instr.v[i]->name, name) == 0)
+			return i;
+	return -1;
+}
+
+/* Every operand comes before its user; the root is in range. */
+static void
+assert_topological(const HloModule *m)
+{
+	int j, i, k;
+
+	for (j = 0; j < m->comp.n; j++) {
+		const HloComp *c = m->comp.v[j];
+		for (i = 0; i < c->instr.n; i++)
+			for (k = 0; k < c->instr.v[i]->noperand; k++)
+				ck_assert_int_lt(c->instr.v[i]->operand[k], i);
+		ck_assert_int_lt(c->root, c->instr.n);
+	}
+}
+
+static int64_t
+entry_peak(const HloModule *m)
+{
+	Arena a = {0};
+	HloBuffers b;
+	int64_t p;
+
+	hlo_buffers_build(&b, &a, hlo_entry(m));
+	p = hlo_buffers_peak(&b);
+	arena_free(&a);
+	return p;
+}
+
+/*
+ * Written in post-order: the 64 KiB broadcast x, the root's first
+ * operand, comes first and stays live while y is computed and reduced.
+ * Scheduling y and its reduce first needs less memory.
+ */
+static const char sched_text[] =
+    "HloModule m\n"
+    "\n"
+    "add {\n"
+    "  a = f32[] parameter(0)\n"
+    "  b = f32[] parameter(1)\n"
+    "  ROOT s = f32[] add(a, b)\n"
+    "}\n"
+    "\n"
+    "ENTRY main {\n"
+    "  p = f32[8,256]{1,0} parameter(0)\n"
+    "  c = f32[] constant(1)\n"
+    "  x = f32[64,256]{1,0} broadcast(c), dimensions={}\n"
+    "  y = f32[8,256]{1,0} exponential(p)\n"
+    "  z = f32[] constant(0)\n"
+    "  r = f32[8]{0} reduce(y, z), dimensions={1}, to_apply=add\n"
+    "  ROOT t = (f32[64,256]{1,0}, f32[8]{0}) tuple(x, r)\n"
+    "}\n";
+
+START_TEST(schedule_is_topological_and_memory_aware)
+{
+	HFx f;
+	HloModule *m;
+	int64_t before, after;
+	const HloComp *c;
+
+	hfx_init(&f, "v6e");
+	m = hfx_parse(&f, sched_text);
+	before = entry_peak(m);
+	ck_assert_int_eq(hfx_pass(&f, m, "scheduling"), 1);
+	assert_topological(m);
+	after = entry_peak(m);
+	/* p, x and y live together before; x comes after y's reduce now */
+	ck_assert_int_eq(before, 8192 + 65536 + 8192 + 4 + 32);
+	ck_assert_int_lt(after, before);
+	c = hlo_entry(m);
+	ck_assert_int_lt(find(c, "r"), find(c, "x"));
+	ck_assert_ptr_nonnull(strstr(hfx_print(&f, m), "is_scheduled=true"));
+	/* a second run keeps the order */
+	ck_assert_int_eq(hfx_pass(&f, m, "scheduling"), 0);
+	hfx_same_results(&f, sched_text, m, 0);
+	hfx_free(&f);
+}
+END_TEST
+
+static const char chain_text[] =
+    "HloModule m\n"
+    "\n"
+    "ENTRY main {\n"
+    "  p = f32[1024]{0} parameter(0)\n"
+    "  a = f32[1024]{0} exponential(p)\n"
+    "  b = f32[1024]{0} negate(a)\n"
+    "  t = (f32[1024]{0}, f32[1024]{0}) tuple(a, b)\n"
+    "  g = f32[1024]{0} get-tuple-element(t), index=1\n"
+    "  ROOT c = f32[1024]{0} exponential(g)\n"
+    "}\n";
+
+static int
+not_param(const HloBuffers *b, int i, void *arg)
+{
+	(void)arg;
+	return !b->buf[i].param;
+}
+
+START_TEST(liveness_and_assignment)
+{
+	HFx f;
+	HloModule *m;
+	Arena a = {0};
+	HloBuffers b;
+	const HloComp *c;
+	int ia, ib, ic;
+
+	hfx_init(&f, NULL);
+	m = hfx_parse(&f, chain_text);
+	c = hlo_entry(m);
+	hlo_buffers_build(&b, &a, c);
+	/* the tuple and get-tuple-element alias a and b: 4 buffers */
+	ck_assert_int_eq(b.nbuf, 4);
+	ia = b.leafbuf[b.first[1]];
+	ib = b.leafbuf[b.first[2]];
+	ic = b.leafbuf[b.first[5]];
+	ck_assert_int_eq(b.leafbuf[b.first[4]], ib);
+	ck_assert_int_eq(b.leafbuf[b.first[3] + 1], ib);
+	/* a is read by b and the tuple; b up to c, through the alias */
+	ck_assert_int_eq(b.buf[ia].start, 1);
+	ck_assert_int_eq(b.buf[ia].end, 3);
+	ck_assert_int_eq(b.buf[ib].end, 5);
+	ck_assert(b.buf[ic].out);
+	/* p, a and b together at positions 2 and 3 */
+	ck_assert_int_eq(hlo_buffers_peak(&b), 3 * 4096);
+	/* a is dead when c is defined: c takes a's bytes */
+	ck_assert_int_eq(hlo_buffers_assign(&b, 64, NULL, NULL), 3 * 4096);
+	ck_assert_int_eq(b.buf[ic].offset, b.buf[ia].offset);
+	ck_assert_int_ne(b.buf[ib].offset, b.buf[ia].offset);
+	/* without the parameter: a and b, then c over a's chunk */
+	ck_assert_int_eq(hlo_buffers_assign(&b, 64, not_param, NULL), 8192);
+	ck_assert_int_eq(b.buf[b.leafbuf[0]].offset, -1);
+	arena_free(&a);
+	hfx_free(&f);
+}
+END_TEST
+
+/* Padded sizes as the seed's v6e buffer assignment reports them. */
+static const char tiled_text[] =
+    "HloModule m\n"
+    "\n"
+    "ENTRY main {\n"
+    "  a = f32[16,64]{1,0:T(8,128)} parameter(0)\n"
+    "  b = f32[64,32]{0,1:T(8,128)} parameter(1)\n"
+    "  c = f32[16]{0:T(128)} parameter(2)\n"
+    "  d = f32[]{:T(128)} parameter(3)\n"
+    "  e = bf16[8,128]{1,0:T(8,128)(2,1)} parameter(4)\n"
+    "  f = f32[3,5]{1,0} parameter(5)\n"
+    "  ROOT t = (f32[16,64]{1,0:T(8,128)}, f32[]{:T(128)}) tuple(a, d)\n"
+    "}\n";
+
+START_TEST(sizes_are_padded_to_tiles)
+{
+	HFx f;
+	HloModule *m;
+	const HloComp *c;
+
+	hfx_init(&f, NULL);
+	m = hfx_parse(&f, tiled_text);
+	c = hlo_entry(m);
+	ck_assert_int_eq(hlo_shape_bytes(&c->instr.v[0]->shape), 8192);
+	ck_assert_int_eq(hlo_shape_bytes(&c->instr.v[1]->shape), 16384);
+	ck_assert_int_eq(hlo_shape_bytes(&c->instr.v[2]->shape), 512);
+	ck_assert_int_eq(hlo_shape_bytes(&c->instr.v[3]->shape), 512);
+	ck_assert_int_eq(hlo_shape_bytes(&c->instr.v[4]->shape), 2048);
+	ck_assert_int_eq(hlo_shape_bytes(&c->instr.v[5]->shape), 60);
+	ck_assert_int_eq(hlo_shape_bytes(&c->instr.v[6]->shape), 8192 + 512);
+	hfx_free(&f);
+}
+END_TEST
+
+/*
+ * On the small preset (256 KiB of VMEM, 192 KiB for MSA): a (4 KiB)
+ * fits, the 256 KiB broadcast does not.
+ */
+static const char fit_text[] =
+    "HloModule m\n"
+    "\n"
+    "add {\n"
+    "  x = f32[] parameter(0)\n"
+    "  y = f32[] parameter(1)\n"
+    "  ROOT s = f32[] add(x, y)\n"
+    "}\n"
+    "\n"
+    "ENTRY main {\n"
+    "  p = f32[8,128]{1,0} parameter(0)\n"
+    "  a = f32[8,128]{1,0} exponential(p)\n"
+    "  big = f32[8,128,64]{2,1,0} broadcast(a), dimensions={0,1}\n"
+    "  z = f32[] constant(0)\n"
+    "  r = f32[8,128]{1,0} reduce(big, z), dimensions={2}, to_apply=add\n"
+    "  ROOT o = f32[8,128]{1,0} add(r, a)\n"
+    "}\n";
+
+static const HloInstr *
+named(const HloModule *m, const char *name)
+{
+	const HloComp *c = hlo_entry(m);
+	int i = find(c, name);
+
+	ck_assert_int_ge(i, 0);
+	return c->instr.v[i];
+}
+
+START_TEST(msa_places_what_fits_and_says_why_not)
+{
+	HFx f;
+	HloModule *m;
+	Buf st = {0}, out = {0};
+
+	hfx_init(&f, "small");
+	f.cx.stats = &st;
+	m = hfx_parse(&f, fit_text);
+	hfx_pass(&f, m, "scheduling");
+	ck_assert_int_eq(hfx_pass(&f, m, "memory-space-assignment"), 1);
+	ck_assert_int_eq(named(m, "a")->shape.layout.memspace, 1);
+	ck_assert_int_eq(named(m, "r")->shape.layout.memspace, 1);
+	ck_assert_int_eq(named(m, "big")->shape.layout.memspace, 0);
+	/* the parameter and the result stay in HBM */
+	ck_assert_int_eq(named(m, "p")->shape.layout.memspace, 0);
+	ck_assert_int_eq(named(m, "o")->shape.layout.memspace, 0);
+	buf_putc(&st, 0);
+	ck_assert_msg(strstr(st.p, "big f32[8,128,64]{2,1,0} stays in HBM: "
+	    "262144 B is more than the VMEM budget of 196608 B") != NULL,
+	    "%s", st.p);
+	ck_assert_msg(strstr(st.p, "o f32[8,128]{1,0} stays in HBM: the "
+	    "entry's result") != NULL, "%s", st.p);
+	/* p feeds the first instruction: no time to hide its copy */
+	ck_assert_msg(strstr(st.p, "p f32[8,128]{1,0} stays in HBM: live "
+	    "range too short") != NULL, "%s", st.p);
+	ck_assert_int_eq(hfx_count(m, HLO_COPY_START, 0), 0);
+	hfx_same_results(&f, fit_text, m, 0);
+	/* the figures name the big value as the largest left in HBM */
+	hlo_stats(&out, m, f.cx.mp, 6, 10, st.p, strlen(st.p));
+	buf_putc(&out, 0);
+	ck_assert_msg(strstr(out.p, "largest intermediate in HBM: big "
+	    "f32[8,128,64]{2,1,0}, 262144 B\n") != NULL, "%s", out.p);
+	ck_assert_msg(strstr(out.p, "instructions: entry 6 before, 6 after")
+	    != NULL, "%s", out.p);
+	ck_assert_ptr_nonnull(strstr(out.p, "decisions:\nmsa: "));
+	buf_free(&out);
+	buf_free(&st);
+	hfx_free(&f);
+}
+END_TEST
+
+/*
+ * Three weights: w1 feeds the first dot (the cross-program prefetch),
+ * w2 and w3 later dots with work in between (prefetches); x is read
+ * first and stays in HBM.
+ */
+static const char copies_text[] =
+    "HloModule m\n"
+    "\n"
+    "ENTRY main {\n"
+    "  x = f32[8,128]{1,0} parameter(0)\n"
+    "  w1 = f32[128,128]{1,0} parameter(1)\n"
+    "  w2 = f32[128,128]{1,0} parameter(2)\n"
+    "  w3 = f32[128,128]{1,0} parameter(3)\n"
+    "  d1 = f32[8,128]{1,0} dot(x, w1), lhs_contracting_dims={1}, "
+    "rhs_contracting_dims={0}\n"
+    "  e1 = f32[8,128]{1,0} exponential(d1)\n"
+    "  e2 = f32[8,128]{1,0} tanh(e1)\n"
+    "  d2 = f32[8,128]{1,0} dot(e2, w2), lhs_contracting_dims={1}, "
+    "rhs_contracting_dims={0}\n"
+    "  e3 = f32[8,128]{1,0} exponential(d2)\n"
+    "  e4 = f32[8,128]{1,0} tanh(e3)\n"
+    "  d3 = f32[8,128]{1,0} dot(e4, w3), lhs_contracting_dims={1}, "
+    "rhs_contracting_dims={0}\n"
+    "  ROOT o = f32[8,128]{1,0} add(d3, e1)\n"
+    "}\n";
+
+/* The position of the copy-start of each copy-done, in done order. */
+static int
+copy_pairs(const HloComp *c, int *start, int *done)
+{
+	int i, n = 0;
+
+	for (i = 0; i < c->instr.n; i++)
+		if (c->instr.v[i]->op == HLO_COPY_DONE) {
+			start[n] = c->instr.v[i]->operand[0];
+			done[n++] = i;
+		}
+	return n;
+}
+
+START_TEST(copies_complete_in_fifo_order)
+{
+	HFx f;
+	HloModule *m;
+	const HloComp *c;
+	int start[8], done[8], n, k, i, j, cross = 0;
+
+	hfx_init(&f, "v6e");
+	m = hfx_parse(&f, copies_text);
+	hfx_pass(&f, m, "scheduling");
+	ck_assert_int_eq(hfx_pass(&f, m, "memory-space-assignment"), 1);
+	c = hlo_entry(m);
+	n = copy_pairs(c, start, done);
+	ck_assert_int_eq(n, 3);
+	for (k = 0; k < n; k++) {
+		const HloInstr *cs = c->instr.v[start[k]];
+		ck_assert_int_eq(cs->op, HLO_COPY_START);
+		ck_assert_int_lt(start[k], done[k]);
+		/* the destination is in VMEM, the source and context not */
+		ck_assert_int_eq(cs->shape.elem[0].layout.memspace, 1);
+		ck_assert_int_eq(cs->shape.elem[1].layout.memspace, 0);
+		ck_assert_int_eq(cs->shape.elem[2].layout.memspace, 2);
+		ck_assert_int_eq(c->instr.v[done[k]]->shape.layout.memspace, 1);
+		cross += cs->attrs.n == 1 && strcmp(cs->attrs.v[0].name,
+		    "cross_program_prefetch_index") == 0;
+		/* FIFO: a copy that completes later did not start earlier */
+		if (k)
+			ck_assert_int_ge(start[k], start[k - 1]);
+		/* nothing reads the parameter but its copy-start */
+		for (i = 0; i < c->instr.n; i++)
+			for (j = 0; j < c->instr.v[i]->noperand; j++)
+				if (c->instr.v[i]->operand[j] ==
+				    cs->operand[0])
+					ck_assert_int_eq(i, start[k]);
+	}
+	ck_assert_int_eq(cross, 1);
+	ck_assert_int_eq(c->instr.v[start[0]]->operand[0],
+	    find(c, "w1"));
+	/* w2's copy overlaps work: something runs between start and done */
+	ck_assert_int_gt(done[1] - start[1], 1);
+	ck_assert_int_eq(named(m, "x")->shape.layout.memspace, 0);
+	assert_topological(m);
+	hfx_same_results(&f, copies_text, m, 0);
+	/* the printed module reads back as it is */
+	{
+		HFx g;
+		char *t = strdup(hfx_print(&f, m));
+		hfx_init(&g, NULL);
+		ck_assert_str_eq(hfx_print(&g, hfx_parse(&g, t)), t);
+		free(t);
+		hfx_free(&g);
+	}
+	/* a second run finds nothing more to do */
+	ck_assert_int_eq(hfx_pass(&f, m, "memory-space-assignment"), 0);
+	hfx_free(&f);
+}
+END_TEST
+
+/* A custom-call is opaque: what it reads and writes stays in HBM. */
+static const char cc_text[] =
+    "HloModule m\n"
+    "\n"
+    "ENTRY main {\n"
+    "  p = f32[8,128]{1,0} parameter(0)\n"
+    "  a = f32[8,128]{1,0} exponential(p)\n"
+    "  k = f32[8,128]{1,0} custom-call(a), custom_call_target=\"k\"\n"
+    "  b = f32[8,128]{1,0} exponential(k)\n"
+    "  c = f32[8,128]{1,0} exponential(a)\n"
+    "  ROOT o = f32[8,128]{1,0} add(b, c)\n"
+    "}\n";
+
+START_TEST(custom_calls_stay_opaque)
+{
+	HFx f;
+	HloModule *m;
+	Buf st = {0};
+
+	hfx_init(&f, "v6e");
+	f.cx.stats = &st;
+	m = hfx_parse(&f, cc_text);
+	hfx_pass(&f, m, "scheduling");
+	ck_assert_int_eq(hfx_pass(&f, m, "memory-space-assignment"), 1);
+	ck_assert_int_eq(named(m, "a")->shape.layout.memspace, 0);
+	ck_assert_int_eq(named(m, "k")->shape.layout.memspace, 0);
+	ck_assert_int_eq(named(m, "b")->shape.layout.memspace, 1);
+	ck_assert_int_eq(named(m, "c")->shape.layout.memspace, 1);
+	buf_putc(&st, 0);
+	ck_assert_msg(strstr(st.p, "a f32[8,128]{1,0} stays in HBM: an "
+	    "operand or result of a custom-call or call (opaque)") != NULL,
+	    "%s", st.p);
+	buf_free(&st);
+	hfx_free(&f);
+}
+END_TEST
+
+START_TEST(pipeline_keeps_meaning)
+{
+	HFx f;
+	HloModule *m;
+	HloOptOpts o = {0};
+	const char *const texts[] = { sched_text, chain_text, fit_text,
+	    copies_text };
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		hfx_init(&f, i & 1 ? "v6e" : "small");
+		m = hfx_parse(&f, texts[i]);
+		o.mp = f.cx.mp;
+		o.verify = 1;
+		ck_assert_int_eq(hlo_optimize(m, &o, &f.d), 0);
+		assert_topological(m);
+		hfx_same_results(&f, texts[i], m, 0);
+		hfx_free(&f);
+	}
+}
+END_TEST
+
+static Suite *
+suite(void)
+{
+	Suite *s = suite_create("hlo_msa");
+	TCase *t = tcase_create("msa");
+
+	tcase_add_test(t, schedule_is_topological_and_memory_aware);
+	tcase_add_test(t, liveness_and_assignment);
+	tcase_add_test(t, sizes_are_padded_to_tiles);
+	tcase_add_test(t, msa_places_what_fits_and_says_why_not);
+	tcase_add_test(t, copies_complete_in_fifo_order);
+	tcase_add_test(t, custom_calls_stay_opaque);
+	tcase_add_test(t, pipeline_keeps_meaning);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *r = srunner_create(suite());
+	int failed;
+
+	srunner_run_all(r, CK_NORMAL);
+	failed = srunner_ntests_failed(r);
+	srunner_free(r);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
