@@ -41,6 +41,10 @@ int hlo_run_pass(HloModule *m, const char *name, HloPassCtx *cx);
 
 /* ------------------------------------------------------- the passes */
 int hlo_pass_dce(HloModule *m, HloPassCtx *cx);	/* pass_dce.c */
+/* pass_algsimp*.c, pass_constfold.c, pass_cse.c (helpers: pass_simp.h) */
+int hlo_pass_algsimp(HloModule *m, HloPassCtx *cx);
+int hlo_pass_constfold(HloModule *m, HloPassCtx *cx);
+int hlo_pass_cse(HloModule *m, HloPassCtx *cx);
 
 /* -------------------------------------------------------- hlo_edit.c */
 /* A name no instruction of m has: "base.N". */
