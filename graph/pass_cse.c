@@ -8,8 +8,9 @@
  * not compared; the survivor keeps its own.
  *
  * Never merged: parameters, anything with a side effect (a custom-call
- * with custom_call_has_side_effect=true, opaque opcodes) and async
- * copies, whose start and done pair up by identity.  Instructions are
+ * with custom_call_has_side_effect=true, opaque opcodes), async copies,
+ * whose start and done pair up by identity, and constants whose values
+ * were not written out.  Instructions are
  * visited operands first, so chains of duplicates merge in one run.
  */
 #include <string.h>
@@ -114,6 +115,11 @@ hash(const HloInstr *in, const int *repl)
 static int
 mergeable(const HloInstr *in)
 {
+	/* a constant read as {...} has values nobody knows: two of them
+	   need not be equal */
+	if (in->op == HLO_CONSTANT && (in->shape.type == HT_TUPLE ||
+	    in->lit.n != hlo_shape_elems(&in->shape)))
+		return 0;
 	return in->op != HLO_PARAMETER && in->op != HLO_COPY_START &&
 	    in->op != HLO_COPY_DONE && in->op != HLO_INVALID &&
 	    !hlo_has_side_effect(in);

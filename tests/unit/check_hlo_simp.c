@@ -560,6 +560,32 @@ START_TEST(cse_keeps_side_effects_apart)
 }
 END_TEST
 
+static const char unknown[] = MOD(
+    "  a = f32[4]{0} constant({1, 2, 3, 4})\n"
+    "  b = f32[4]{0} constant({1, 2, 3, 4})\n"
+    "  ROOT c = f32[4]{0} add(a, b)\n");
+
+START_TEST(cse_keeps_unknown_constants_apart)
+{
+	HFx f;
+	HloModule *m;
+	HloComp *c;
+	int i;
+
+	hfx_init(&f, NULL);
+	m = hfx_parse(&f, unknown);
+	c = m->comp.v[m->entry];
+	/* as a constant printed {...} reads: no values */
+	for (i = 0; i < c->instr.n; i++)
+		if (c->instr.v[i]->op == HLO_CONSTANT)
+			c->instr.v[i]->lit.n = 0;
+	ck_assert_int_eq(hfx_pass(&f, m, "cse"), 0);
+	ck_assert_int_eq(hfx_pass(&f, m, "constant-folding"), 0);
+	ck_assert_int_eq(hfx_count(m, HLO_CONSTANT, 0), 2);
+	hfx_free(&f);
+}
+END_TEST
+
 /* ------------------------------------------------------- the group */
 static const char rms[] = MOD(
     "  x = f32[16,64]{1,0} parameter(0)\n"
@@ -631,6 +657,7 @@ suite(void)
 	suite_add_tcase(s, k);
 	tcase_add_test(c, cse_merges_identical_instructions);
 	tcase_add_test(c, cse_keeps_side_effects_apart);
+	tcase_add_test(c, cse_keeps_unknown_constants_apart);
 	suite_add_tcase(s, c);
 	tcase_add_test(g, pipeline_reaches_a_fixed_point);
 	suite_add_tcase(s, g);
