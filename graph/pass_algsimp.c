@@ -236,12 +236,19 @@ static int
 rule(Simp *s, int i)
 {
 	HloInstr *in = SI(s, i);
+	int r;
 
 	if (in->shape.type == HT_TUPLE)
 		return -1;
 	switch (hlo_op_class(in->op)) {
-	case HC_UNARY: return unary_rule(s, i);
-	case HC_BINARY: return binary_rule(s, i);
+	case HC_UNARY:
+		if ((r = unary_rule(s, i)) >= 0)
+			return r;
+		return algsimp_sink_reshape(s, i);
+	case HC_BINARY:
+		if ((r = binary_rule(s, i)) >= 0)
+			return r;
+		return algsimp_sink_reshape(s, i);
 	case HC_LEAF: case HC_PASS: return -1;
 	default: break;
 	}

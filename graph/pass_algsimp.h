@@ -25,6 +25,8 @@ int algsimp_keep(Simp *s, int i, int x);
 /* 1 if the array shape has the default layout (or none). */
 int algsimp_plain(const HloShape *sh);
 int algsimp_shape_rule(Simp *s, int i);	/* pass_algsimp_shape.c */
+/* op(reshape(x), ...) -> reshape(op(x, ...)) for elementwise ops */
+int algsimp_sink_reshape(Simp *s, int i);	/* pass_algsimp_shape.c */
 int algsimp_reduce_rule(Simp *s, int i);	/* pass_algsimp_reduce.c */
 int algsimp_dot_rule(Simp *s, int i);	/* pass_algsimp_reduce.c */
 

@@ -4,7 +4,12 @@
  * removed; reshape(reshape), broadcast(broadcast), transpose(transpose)
  * and slice(slice) merged into one; a transpose that only moves size-1
  * dimensions becomes a reshape (so it merges with its neighbours);
- * convert(convert) merged where the inner conversion loses nothing.
+ * convert(convert) merged where the inner conversion loses nothing; a
+ * reshape that only adds or drops size-1 dims moves from the operands of
+ * an elementwise op to its result (XLA's ReshapeMover and TPU degenerate
+ * dimension rewriter: the seed's RMS norm chain runs on f32[16], not
+ * [16,1]).  Reshapes only ever move towards the users, so the rules
+ * cannot undo each other.
  * They move or copy elements and never compute, so they are exact.
  * Rules that make a reshape need plain layouts: a reshape is only the
  * identity on memory (and the evaluator only reads it) in row-major order.
@@ -45,6 +50,26 @@ reshape_rule(Simp *s, int i)
 		return simp_broadcast(s->m, s->c, x->operand[0], &in->shape,
 		    NULL, 0, in);
 	return -1;
+}
+
+/* bitcast(bitcast or reshape(x)) -> bitcast(x), in row-major order */
+static int
+bitcast_rule(Simp *s, int i)
+{
+	HloInstr *in = SI(s, i), *x = SI(s, in->operand[0]);
+	const HloShape *src;
+
+	if (hlo_shape_same(&in->shape, &x->shape))
+		return algsimp_keep(s, i, in->operand[0]);
+	if (x->op != HLO_BITCAST && x->op != HLO_RESHAPE)
+		return -1;
+	src = &SI(s, x->operand[0])->shape;
+	if (!algsimp_plain(&in->shape) || !algsimp_plain(&x->shape) ||
+	    !algsimp_plain(src) || src->type != in->shape.type ||
+	    x->shape.type != in->shape.type)
+		return -1;
+	return simp_add(s->m, s->c, HLO_BITCAST, &in->shape, &x->operand[0], 1,
+	    in);
 }
 
 static int
@@ -216,6 +241,76 @@ convert_rule(Simp *s, int i)
 	    in);
 }
 
+/* 1 if reshaping a to b only adds or drops dims of size 1. */
+static int
+degenerate_reshape(const HloShape *a, const HloShape *b)
+{
+	int i = 0, j = 0;
+
+	for (;;) {
+		while (i < a->rank && a->dim[i] == 1)
+			i++;
+		while (j < b->rank && b->dim[j] == 1)
+			j++;
+		if (i == a->rank || j == b->rank)
+			return i == a->rank && j == b->rank;
+		if (a->dim[i++] != b->dim[j++])
+			return 0;
+	}
+}
+
+/*
+ * The source of operand k of an elementwise instruction for sinking:
+ * what a plain degenerate reshape reshapes, or -2 for a broadcast
+ * scalar (which broadcasts as well into any shape), or -1.
+ */
+static int
+reshaped(Simp *s, const HloInstr *in, int k)
+{
+	const HloInstr *x = SI(s, in->operand[k]), *src;
+
+	if (x->op == HLO_BROADCAST && SI(s, x->operand[0])->shape.rank == 0)
+		return -2;
+	if (x->op != HLO_RESHAPE || !algsimp_plain(&x->shape))
+		return -1;
+	src = SI(s, x->operand[0]);
+	if (!algsimp_plain(&src->shape) || src->shape.type != x->shape.type ||
+	    !degenerate_reshape(&src->shape, &x->shape))
+		return -1;
+	return x->operand[0];
+}
+
+int
+algsimp_sink_reshape(Simp *s, int i)
+{
+	HloInstr *in = SI(s, i);
+	int src[2], ops[2], k, x = -1, r;
+	HloShape sh;
+
+	if (in->noperand > 2 || !algsimp_plain(&in->shape))
+		return -1;
+	for (k = 0; k < in->noperand; k++) {
+		if ((src[k] = reshaped(s, in, k)) == -1)
+			return -1;
+		if (src[k] >= 0) {
+			if (x >= 0 && !hlo_shape_same(&SI(s, x)->shape,
+			    &SI(s, src[k])->shape))
+				return -1;
+			x = src[k];
+		}
+	}
+	if (x < 0)
+		return -1;
+	sh = simp_shape(in->shape.type, SI(s, x)->shape.rank,
+	    SI(s, x)->shape.dim, &in->shape);
+	for (k = 0; k < in->noperand; k++)
+		ops[k] = src[k] >= 0 ? src[k] : simp_broadcast(s->m, s->c,
+		    SI(s, in->operand[k])->operand[0], &SI(s, x)->shape, NULL,
+		    0, SI(s, in->operand[k]));
+	r = simp_add(s->m, s->c, in->op, &sh, ops, in->noperand, in);
+	return simp_add(s->m, s->c, HLO_RESHAPE, &in->shape, &r, 1, in);
+}
+
 int
 algsimp_shape_rule(Simp *s, int i)
 {
@@ -228,8 +323,7 @@ algsimp_shape_rule(Simp *s, int i)
 	case HLO_SLICE: return slice_rule(s, i);
 	case HLO_CONVERT: return convert_rule(s, i);
 	case HLO_BITCAST:
-		return hlo_shape_same(&in->shape, &SI(s, in->operand[0])->shape)
-		    ? algsimp_keep(s, i, in->operand[0]) : -1;
+		return bitcast_rule(s, i);
 	case HLO_CONCATENATE:
 		return in->noperand == 1 ? algsimp_keep(s, i, in->operand[0]) :
 		    -1;

@@ -219,6 +219,12 @@ static const char reshapes[] = MOD(
     "  c = f32[2,16]{1,0} reshape(b)\n"
     "  ROOT d = f32[8,4]{1,0} reshape(c)\n");
 
+/* XLA's run_algsimp_pass test: the two bitcasts become one */
+static const char bitcasts[] = MOD(
+    "  arg0 = f32[768] parameter(0)\n"
+    "  bitcast = f32[1,768] bitcast(arg0)\n"
+    "  ROOT bitcast1 = f32[1,12,64] bitcast(bitcast)\n");
+
 START_TEST(reshape_chains_merge)
 {
 	HFx f;
@@ -226,6 +232,11 @@ START_TEST(reshape_chains_merge)
 
 	ck_assert_int_eq(hfx_count(m, HLO_RESHAPE, 0), 1);
 	ck_assert_int_eq(operand(m, root(m), 0)->op, HLO_PARAMETER);
+	hfx_free(&f);
+	m = run(&f, bitcasts, "algsimp", 1);
+	ck_assert_int_eq(hfx_count(m, HLO_BITCAST, 0), 1);
+	ck_assert_int_eq(operand(m, root(m), 0)->op, HLO_PARAMETER);
+	ck_assert_int_eq(root(m)->shape.rank, 3);
 	hfx_free(&f);
 }
 END_TEST
@@ -235,6 +246,35 @@ static const char broadcasts[] = MOD(
     "  a = f32[4]{0} broadcast(p), dimensions={0}\n"
     "  b = f32[4,8]{1,0} broadcast(a), dimensions={0}\n"
     "  ROOT c = f32[3,4,8]{2,1,0} broadcast(b), dimensions={1,2}\n");
+
+static const char sink[] = MOD(
+    "  p = f32[16]{0} parameter(0)\n"
+    "  q = f32[4,4]{1,0} parameter(1)\n"
+    "  a = f32[16,1]{1,0} reshape(p)\n"
+    "  c = f32[] constant(2)\n"
+    "  b = f32[16,1]{1,0} broadcast(c), dimensions={}\n"
+    "  e = f32[16,1]{1,0} exponential(a)\n"
+    "  m = f32[16,1]{1,0} multiply(e, b)\n"
+    "  r = f32[4,4]{1,0} reshape(p)\n"
+    "  s = f32[4,4]{1,0} add(r, q)\n"
+    "  ROOT t = (f32[16,1]{1,0}, f32[4,4]{1,0}) tuple(m, s)\n");
+
+START_TEST(degenerate_reshapes_move_to_the_users)
+{
+	HFx f;
+	HloModule *m = run(&f, sink, "algsimp", 1);
+	const HloInstr *r = operand(m, root(m), 0);
+
+	/* exp and multiply run on f32[16]; one reshape at the end */
+	ck_assert_int_eq(r->op, HLO_RESHAPE);
+	ck_assert_int_eq(operand(m, r, 0)->op, HLO_MULTIPLY);
+	ck_assert_int_eq(operand(m, r, 0)->shape.rank, 1);
+	/* [16] -> [4,4] is not degenerate: the add stays on [4,4] */
+	ck_assert_int_eq(operand(m, root(m), 1)->op, HLO_ADD);
+	ck_assert_int_eq(hfx_count(m, HLO_RESHAPE, 0), 2);
+	hfx_free(&f);
+}
+END_TEST
 
 START_TEST(broadcast_chains_merge)
 {
@@ -361,9 +401,12 @@ START_TEST(reduce_over_size_one_dims)
 	HFx f;
 	HloModule *m = run(&f, reduce_ones, "algsimp", 1);
 
-	/* 0.0 + x keeps the add: -0.0 + 0.0 is +0.0 */
+	/* 0.0 + x keeps the add: -0.0 + 0.0 is +0.0; the reshape the
+	   rule made moves past it */
 	ck_assert_int_eq(hfx_count(m, HLO_REDUCE, 0), 0);
-	ck_assert_int_eq(root(m)->op, HLO_ADD);
+	ck_assert_int_eq(hfx_count(m, HLO_ADD, 0), 1);
+	ck_assert_int_eq(root(m)->op, HLO_RESHAPE);
+	ck_assert_int_eq(operand(m, root(m), 0)->op, HLO_ADD);
 	hfx_free(&f);
 	m = run(&f, reduce_ones_negzero, "algsimp", 1);
 	/* what the rules added was visited in the same run */
@@ -612,6 +655,7 @@ START_TEST(pipeline_reaches_a_fixed_point)
 	HFx f;
 	HloModule *m;
 	HloOptOpts o = {0};
+	const HloInstr *q;
 
 	hfx_init(&f, NULL);
 	m = hfx_parse(&f, rms);
@@ -622,10 +666,14 @@ START_TEST(pipeline_reaches_a_fixed_point)
 	ck_assert_int_eq(hfx_count(m, HLO_DIVIDE, 0), 1);
 	ck_assert_int_eq(hfx_count(m, HLO_MULTIPLY, 0), 2);
 	ck_assert_int_eq(hfx_count(m, HLO_CONVERT, 0), 0);
-	/* no-op broadcast, transpose and reshape pairs gone */
+	/* no-op broadcast, transpose and reshape pairs gone, and the
+	   [16,1] chain runs on f32[16]: mean, + eps, sqrt */
 	ck_assert_int_eq(hfx_count(m, HLO_TRANSPOSE, 0), 0);
 	ck_assert_int_eq(hfx_count(m, HLO_BROADCAST, 0), 3);
-	ck_assert_int_eq(hfx_count(m, HLO_RESHAPE, 0), 2);
+	ck_assert_int_eq(hfx_count(m, HLO_RESHAPE, 0), 0);
+	q = operand(m, operand(m, root(m), 1), 0);
+	ck_assert_int_eq(q->op, HLO_SQRT);
+	ck_assert_int_eq(q->shape.rank, 1);
 	hfx_free(&f);
 }
 END_TEST
@@ -646,6 +694,7 @@ suite(void)
 	tcase_add_test(a, divide_by_other_constants_stays_at_rtol_0);
 	tcase_add_test(a, reshape_chains_merge);
 	tcase_add_test(a, broadcast_chains_merge);
+	tcase_add_test(a, degenerate_reshapes_move_to_the_users);
 	tcase_add_test(a, transpose_chains_compose);
 	tcase_add_test(a, slice_chains_compose);
 	tcase_add_test(a, convert_chains_merge_where_exact);
