@@ -95,6 +95,10 @@ int64_t hlo_buffers_peak(const HloBuffers *b);
  */
 int64_t hlo_buffers_assign(HloBuffers *b, int64_t align,
     int (*keep)(const HloBuffers *b, int i, void *arg), void *arg);
+/* pass_algsimp*.c, pass_constfold.c, pass_cse.c (helpers: pass_simp.h) */
+int hlo_pass_algsimp(HloModule *m, HloPassCtx *cx);
+int hlo_pass_constfold(HloModule *m, HloPassCtx *cx);
+int hlo_pass_cse(HloModule *m, HloPassCtx *cx);
 
 /* -------------------------------------------------------- hlo_edit.c */
 /* A name no instruction of m has: "base.N". */

@@ -11,6 +11,11 @@
 
 /* In order.  A group number > 0 runs its passes as one fixed point. */
 static const HloPass pipeline[] = {
+	{ "algsimp", hlo_pass_algsimp, 1, 0,
+	    "exact algebraic identities, shape-op merging, x/2^k" },
+	{ "constant-folding", hlo_pass_constfold, 1, 0,
+	    "instructions of constants evaluated into constants" },
+	{ "cse", hlo_pass_cse, 1, 0, "identical instructions merged" },
 	{ "dce", hlo_pass_dce, 1, 0, "dead instructions and computations" },
 	{ "fusion", hlo_pass_fusion, 0, 0,
 	    "producer/consumer fusion (kLoop, kInput, kOutput)" },
