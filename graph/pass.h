@@ -41,6 +41,8 @@ int hlo_run_pass(HloModule *m, const char *name, HloPassCtx *cx);
 
 /* ------------------------------------------------------- the passes */
 int hlo_pass_dce(HloModule *m, HloPassCtx *cx);	/* pass_dce.c */
+int hlo_pass_layout(HloModule *m, HloPassCtx *cx);	/* pass_layout.c */
+int hlo_pass_tiling(HloModule *m, HloPassCtx *cx);	/* pass_tiling.c */
 
 /* -------------------------------------------------------- hlo_edit.c */
 /* A name no instruction of m has: "base.N". */

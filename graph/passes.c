@@ -12,6 +12,10 @@
 /* In order.  A group number > 0 runs its passes as one fixed point. */
 static const HloPass pipeline[] = {
 	{ "dce", hlo_pass_dce, 1, 0, "dead instructions and computations" },
+	{ "layout-assignment", hlo_pass_layout, 0, 0,
+	    "minor_to_major for every array, copies where one must change" },
+	{ "tiling", hlo_pass_tiling, 0, 0,
+	    "TPU tiles from the preset's vreg shape (T(8,128) on v6e)" },
 };
 
 enum { NPASS = sizeof pipeline / sizeof pipeline[0], MAXROUNDS = 16 };
