@@ -1004,7 +1004,7 @@ la_entry(LA *la)
  * Returns 1 if the order changed.
  */
 static int
-order(HloModule *m, HloComp *c)
+order(HloComp *c)
 {
 	int n = c->instr.n, i, k, top, changed = 0, no = 0;
 	Arena a = {0};
@@ -1017,8 +1017,10 @@ order(HloModule *m, HloComp *c)
 	for (i = 0; i < n; i++) {
 		if (st[i])
 			continue;
-		st[stack[top = 0] = i] = 1;
-		for (top = 1; top > 0;) {
+		stack[0] = i;
+		st[i] = 1;
+		top = 1;
+		while (top > 0) {
 			HloInstr *in = old[stack[top - 1]];
 			for (k = 0; k < in->noperand; k++)
 				if (!st[in->operand[k]])
@@ -1041,7 +1043,6 @@ order(HloModule *m, HloComp *c)
 			c->root = newidx[c->root];
 	}
 	arena_free(&a);
-	(void)m;
 	return changed;
 }
 
@@ -1089,7 +1090,7 @@ hlo_pass_layout(HloModule *m, HloPassCtx *cx)
 	changed |= bitcasts_to_reshapes(m);
 	/* the rules read operands before users */
 	for (j = 0; j < m->comp.n; j++)
-		changed |= order(m, m->comp.v[j]);
+		changed |= order(m->comp.v[j]);
 	if (m->entry >= 0 && m->comp.v[m->entry]->root >= 0)
 		la_entry(&la);
 	/* callers come after callees: the rest, outermost first */
@@ -1103,7 +1104,7 @@ hlo_pass_layout(HloModule *m, HloPassCtx *cx)
 	/* the copies were appended: move them before their users */
 	if (la.changed)
 		for (j = 0; j < m->comp.n; j++)
-			order(m, m->comp.v[j]);
+			order(m->comp.v[j]);
 	arena_free(&a);
 	return changed | la.changed;
 }

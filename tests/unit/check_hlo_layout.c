@@ -435,6 +435,34 @@ START_TEST(called_computations_see_their_operands_layouts)
 }
 END_TEST
 
+static const char bitcast_text[] =
+    "HloModule m\n"
+    "\n"
+    "ENTRY main {\n"
+    "  p = f32[768] parameter(0)\n"
+    "  dead = f32[768] negate(p)\n"
+    "  b = f32[1,768] bitcast(p)\n"
+    "  ROOT r = f32[12,64] bitcast(b)\n"
+    "}\n";
+
+START_TEST(row_major_bitcasts_become_reshapes_and_dead_code_stays)
+{
+	HFx f;
+	HloModule *m;
+
+	hfx_init(&f, "v6e");
+	m = hfx_parse(&f, bitcast_text);
+	ck_assert_int_eq(hfx_pass(&f, m, "layout-assignment"), 1);
+	ck_assert_int_eq(hfx_count(m, HLO_BITCAST, 1), 0);
+	ck_assert_int_eq(hfx_count(m, HLO_RESHAPE, 1), 2);
+	/* dead code is the dce pass's business */
+	ck_assert_int_eq(hfx_count(m, HLO_NEGATE, 1), 1);
+	ck_shape(m, "r", "f32[12,64]{1,0}");
+	hfx_same_results(&f, bitcast_text, m, 0);
+	hfx_free(&f);
+}
+END_TEST
+
 static const char types_text[] =
     "HloModule m\n"
     "\n"
@@ -560,6 +588,8 @@ suite(void)
 	tcase_add_test(t,
 	    custom_call_operands_follow_constraints_or_stay_as_given);
 	tcase_add_test(t, called_computations_see_their_operands_layouts);
+	tcase_add_test(t,
+	    row_major_bitcasts_become_reshapes_and_dead_code_stays);
 	tcase_add_test(u, tiles_follow_type_rank_and_preset);
 	tcase_add_test(u, tiling_alone_fills_default_layouts);
 	tcase_add_test(u, pipeline_runs_both_and_keeps_meaning);
