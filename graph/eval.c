@@ -360,15 +360,18 @@ convert(Ev *e, const HloInstr *in, Val *a)
 	return r;
 }
 
-/* reshape and bitcast (same element type, row-major order). */
+/*
+ * reshape (whatever the layouts: its meaning is row-major) and bitcast
+ * (same element type, default layouts: its meaning is the bytes).
+ */
 static Val *
 reshape(Ev *e, const HloInstr *in, Val *a)
 {
 	Val *r;
 
-	if (in->shape.type != a->shape.type ||
-	    !hlo_layout_is_default(&in->shape.layout, in->shape.rank) ||
-	    !hlo_layout_is_default(&a->shape.layout, a->shape.rank)) {
+	if (in->shape.type != a->shape.type || (in->op == HLO_BITCAST &&
+	    (!hlo_layout_is_default(&in->shape.layout, in->shape.rank) ||
+	    !hlo_layout_is_default(&a->shape.layout, a->shape.rank)))) {
 		ev_fail(e, in, "'%s' that changes the element type or layout "
 		    "is not supported", hlo_op_name(in->op));
 		return NULL;

@@ -99,6 +99,8 @@ int64_t hlo_buffers_assign(HloBuffers *b, int64_t align,
 int hlo_pass_algsimp(HloModule *m, HloPassCtx *cx);
 int hlo_pass_constfold(HloModule *m, HloPassCtx *cx);
 int hlo_pass_cse(HloModule *m, HloPassCtx *cx);
+int hlo_pass_layout(HloModule *m, HloPassCtx *cx);	/* pass_layout.c */
+int hlo_pass_tiling(HloModule *m, HloPassCtx *cx);	/* pass_tiling.c */
 
 /* -------------------------------------------------------- hlo_edit.c */
 /* A name no instruction of m has: "base.N". */

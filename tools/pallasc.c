@@ -37,10 +37,9 @@ typedef enum Emit {
 	EMIT_ASM,		/* -S: the scheduled bundles (backend/vliw) */
 	EMIT_HEADER,		/* the C header of the exports (-H) */
 	EMIT_C,			/* the object's contents as C source */
-	EMIT_LATER,		/* a level a later version provides */
 } Emit;
 
-/* The --emit levels; ORDER: those marked 0 are not available yet. */
+/* The --emit levels. */
 static const struct {
 	const char *name;
 	Emit emit;
@@ -757,12 +756,6 @@ main(int argc, char **argv)
 	if ((rc = parse_args(&o, &a, argc, argv, &done)) || done) {
 		arena_free(&a);
 		return rc;
-	}
-	if (o.emit == EMIT_LATER) {
-		fprintf(stderr, "pallasc: error: --emit=%s is not available yet "
-		    "in this version\n", o.emit_name);
-		arena_free(&a);
-		return EXIT_USAGE;
 	}
 	srcmgr_init(&sm);
 	strtab_init(&strs, &a);
