@@ -4,9 +4,10 @@
  * the graph path, so it is plain and deterministic: every value is rounded
  * to its element type after each operation (bf16 to nearest even),
  * integers wrap, integer division by zero gives -1 (remainder: the
- * dividend).  Supports pred, s8-s32, u8-u32, bf16, f32 and f64; anything
- * else, and opcodes without semantics here (custom-call, pad, ...), stop
- * the run with a message.  Data movement, reduce and dot: eval_array.c.
+ * dividend).  Supports pred, s8-s64, u8-u32, f16, bf16, f32 and f64
+ * (s64 exactly up to 2^53 in magnitude, as values are doubles); anything
+ * else, and opcodes without semantics here (custom-call, collectives,
+ * ...), stop the run with a message.  Data movement, reduce and dot: eval_array.c.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -73,6 +74,62 @@ hlo_f32_to_bf16(float f)
 	return pallas_f32_to_bf16(f);
 }
 
+/* x rounded to f16, nearest even, in one step from double. */
+static double
+round_f16(double x)
+{
+	double q;
+	int e;
+
+	if (isnan(x) || isinf(x) || x == 0)
+		return x;
+	if (fabs(x) >= 65520)	/* half-way to 2^16 and above: inf */
+		return x > 0 ? INFINITY : -INFINITY;
+	frexp(x, &e);		/* |x| in [2^(e-1), 2^e) */
+	q = ldexp(1, e - 11 < -24 ? -24 : e - 11);
+	return nearbyint(x / q) * q;
+}
+
+float
+hlo_f16_to_f32(uint16_t h)
+{
+	int e = h >> 10 & 0x1f, f = h & 0x3ff;
+	double m;
+
+	if (e == 0x1f)
+		m = f ? NAN : INFINITY;
+	else if (e == 0)
+		m = ldexp(f, -24);
+	else
+		m = ldexp(f | 0x400, e - 25);
+	return (float)(h & 0x8000 ? -m : m);
+}
+
+/* The bits of x, which round_f16 has rounded already (or will be). */
+static uint16_t
+f16_bits(double x)
+{
+	uint16_t s = signbit(x) ? 0x8000 : 0;
+	int e;
+
+	x = fabs(round_f16(x));
+	if (isnan(x))
+		return 0x7e00;
+	if (isinf(x))
+		return s | 0x7c00;
+	if (x < ldexp(1, -14))
+		return s | (uint16_t)ldexp(x, 24);
+	x = frexp(x, &e);	/* [0.5, 1) */
+	return s | (uint16_t)((e + 14) << 10) |
+	    (uint16_t)((int)ldexp(x, 11) & 0x3ff);
+}
+
+uint16_t
+hlo_f32_to_f16(float f)
+{
+	return f16_bits(f);
+}
+
 void
 ev_fail(Ev *e, const HloInstr *in, const char *fmt, ...)
 {
@@ -95,8 +152,7 @@ ev_fail(Ev *e, const HloInstr *in, const char *fmt, ...)
 static int
 supported(HloType t)
 {
-	return t != HT_NONE && t != HT_S64 && t != HT_U64 && t != HT_F16 &&
-	    t != HT_TOKEN && t != HT_TUPLE;
+	return t != HT_NONE && t != HT_U64 && t != HT_TOKEN && t != HT_TUPLE;
 }
 
 /* A fresh array value; NULL (run failed) if too large or of a bad type. */
@@ -141,6 +197,8 @@ ev_round(HloType t, double x)
 		return (float)x;
 	if (t == HT_BF16)
 		return hlo_bf16_to_f32(hlo_f32_to_bf16((float)x));
+	if (t == HT_F16)
+		return round_f16(x);
 	if (t == HT_PRED)
 		return x != 0;
 	if (hlo_type_is_int(t)) {
@@ -166,6 +224,28 @@ ipow(int64_t b, int64_t x)
 	return (int64_t)r;
 }
 
+/*
+ * XLA's shifts: the amount is taken as unsigned, and an amount of the bit
+ * width or more gives 0 (arithmetic right shift: the sign, 0 or -1).
+ */
+static double
+shift(HloOp op, HloType t, int64_t a, int64_t b)
+{
+	int w = (int)hlo_type_size(t) * 8;
+	uint64_t mask = w == 64 ? ~(uint64_t)0 : ((uint64_t)1 << w) - 1;
+	uint64_t ua = (uint64_t)a & mask, ub = (uint64_t)b & mask;
+	int neg = t <= HT_S64 && a < 0;
+
+	if (op == HLO_SHIFT_RIGHT_ARITHMETIC) {
+		if (ub >= (uint64_t)w)
+			return neg ? -1 : 0;
+		return wrap(t, neg ? ~(~a >> ub) : a >> ub);
+	}
+	if (ub >= (uint64_t)w)
+		return 0;
+	return wrap(t, (int64_t)(op == HLO_SHIFT_LEFT ? ua << ub : ua >> ub));
+}
+
 static double
 int_binary(HloOp op, HloType t, int64_t a, int64_t b)
 {
@@ -183,6 +263,8 @@ int_binary(HloOp op, HloType t, int64_t a, int64_t b)
 	case HLO_AND: return wrap(t, a & b);
 	case HLO_OR: return wrap(t, a | b);
 	case HLO_XOR: return wrap(t, a ^ b);
+	case HLO_SHIFT_LEFT: case HLO_SHIFT_RIGHT_LOGICAL:
+	case HLO_SHIFT_RIGHT_ARITHMETIC: return shift(op, t, a, b);
 	default: return wrap(t, (int64_t)atan2((double)a, (double)b));
 	}
 }
@@ -285,6 +367,12 @@ binary(Ev *e, const HloInstr *in, Val *a, Val *b)
 
 	if (!r)
 		return NULL;
+	if (!hlo_type_is_int(t) && (in->op == HLO_SHIFT_LEFT ||
+	    in->op == HLO_SHIFT_RIGHT_LOGICAL ||
+	    in->op == HLO_SHIFT_RIGHT_ARITHMETIC)) {
+		ev_fail(e, in, "'%s' needs integers", hlo_op_name(in->op));
+		return NULL;
+	}
 	if (hlo_type_is_float(t) && (in->op == HLO_AND || in->op == HLO_OR ||
 	    in->op == HLO_XOR)) {
 		ev_fail(e, in, "'%s' needs integers or pred", hlo_op_name(in->op));
@@ -380,6 +468,34 @@ reshape(Ev *e, const HloInstr *in, Val *a)
 	return r;
 }
 
+static double load(HloType t, const void *p, int64_t i);
+static void store(HloType t, void *p, int64_t i, double x);
+
+/* bitcast-convert between types of one width: the same bits. */
+static Val *
+bitcast_convert(Ev *e, const HloInstr *in, Val *a)
+{
+	HloType from = a->shape.type, to = in->shape.type;
+	Val *r;
+	int64_t i;
+
+	if (hlo_type_size(from) != hlo_type_size(to) || to == HT_PRED ||
+	    from == HT_PRED) {
+		ev_fail(e, in, "'bitcast-convert' from %s to %s is not supported "
+		    "by the evaluator (only between types of one width)",
+		    hlo_type_name(from), hlo_type_name(to));
+		return NULL;
+	}
+	if (!(r = ev_array(e, in, to, a->shape.rank, a->shape.dim)))
+		return NULL;
+	for (i = 0; i < a->n; i++) {
+		uint64_t bits = 0;
+		store(from, &bits, 0, a->v[i]);
+		r->v[i] = ev_round(to, load(to, &bits, 0));
+	}
+	return r;
+}
+
 static Val *
 constant(Ev *e, const HloInstr *in)
 {
@@ -454,6 +570,19 @@ other(Ev *e, const HloInstr *in, Val **o)
 	case HLO_FUSION: case HLO_CALL: return call(e, in, o);
 	case HLO_COPY_START: return copy_start(e, in, o[0]);
 	case HLO_COPY_DONE: return o[0]->elem[0];
+	case HLO_BITCAST_CONVERT: return bitcast_convert(e, in, o[0]);
+	case HLO_PAD: return ev_pad(e, in, o[0], o[1]);
+	case HLO_REVERSE: return ev_reverse(e, in, o[0]);
+	case HLO_DYNAMIC_SLICE: return ev_dynamic_slice(e, in, o);
+	case HLO_DYNAMIC_UPDATE_SLICE: return ev_dynamic_update_slice(e, in, o);
+	case HLO_GATHER: return ev_gather(e, in, o[0], o[1]);
+	case HLO_SCATTER: return ev_scatter(e, in, o);
+	case HLO_SORT: return ev_sort(e, in, o);
+	case HLO_REDUCE_WINDOW: return ev_reduce_window(e, in, o);
+	case HLO_CONVOLUTION: return ev_convolution(e, in, o[0], o[1]);
+	case HLO_WHILE: return ev_while(e, in, o[0]);
+	case HLO_CONDITIONAL: return ev_conditional(e, in, o);
+	case HLO_OPT_BARRIER: return o[0];
 	default:
 		ev_fail(e, in, "'%s' is not supported by the evaluator",
 		    hlo_op_name(in->op));
@@ -520,6 +649,8 @@ load(HloType t, const void *p, int64_t i)
 	case HT_U8: return ((const uint8_t *)p)[i];
 	case HT_U16: return ((const uint16_t *)p)[i];
 	case HT_U32: return ((const uint32_t *)p)[i];
+	case HT_S64: return (double)((const int64_t *)p)[i];
+	case HT_F16: return hlo_f16_to_f32(((const uint16_t *)p)[i]);
 	case HT_BF16: return hlo_bf16_to_f32(((const uint16_t *)p)[i]);
 	case HT_F32: return ((const float *)p)[i];
 	default: return ((const double *)p)[i];
@@ -537,6 +668,8 @@ store(HloType t, void *p, int64_t i, double x)
 	case HT_U8: ((uint8_t *)p)[i] = (uint8_t)x; break;
 	case HT_U16: ((uint16_t *)p)[i] = (uint16_t)x; break;
 	case HT_U32: ((uint32_t *)p)[i] = (uint32_t)x; break;
+	case HT_S64: ((int64_t *)p)[i] = (int64_t)x; break;
+	case HT_F16: ((uint16_t *)p)[i] = f16_bits(x); break;
 	case HT_BF16: ((uint16_t *)p)[i] = hlo_f32_to_bf16((float)x); break;
 	case HT_F32: ((float *)p)[i] = (float)x; break;
 	default: ((double *)p)[i] = x; break;

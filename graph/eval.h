@@ -40,6 +40,27 @@ double ev_binary(HloOp op, HloType t, double a, double b);
 Val *ev_comp(Ev *e, const HloComp *c, Val **args, int nargs);
 
 /* eval_array.c */
+void ev_strides(const HloShape *s, int64_t *st);
+/* Advances the row-major multi-index idx over s. */
+void ev_next_index(int64_t *idx, const HloShape *s);
+/*
+ * acc[0..k) = f(acc..., x...) through the scalar computation f (k
+ * accumulators, then k elements), in a scratch arena: 0, or -1 (failed).
+ */
+int ev_apply(Ev *e, const HloInstr *in, const HloComp *f, double *acc,
+    const double *x, int k);
+/* The reducer as one binary opcode, when it is op(p0, p1) or op(p1, p0). */
+HloOp ev_simple_reducer(const HloComp *f, int *swap);
+/*
+ * HLO_EVAL_MXU_PRECISION on f32 operands: the bf16 parts of a and b
+ * (part[0..1] hi, part[2..3] lo); returns the passes to add up (0: exact).
+ */
+int ev_mxu_parts(Ev *e, const HloInstr *in, Val *a, Val *b, Val **part);
+/* A copy of v (tuples deep) in arena a. */
+Val *ev_copy(Arena *a, const Val *v);
+/* f's scalar result on 2k scalars (args[0..2k)), e.g. a comparator. */
+int ev_scalar_call(Ev *e, const HloInstr *in, const HloComp *f,
+    const double *args, int n, double *out);
 Val *ev_broadcast(Ev *e, const HloInstr *in, Val *a);
 Val *ev_transpose(Ev *e, const HloInstr *in, Val *a);
 Val *ev_slice(Ev *e, const HloInstr *in, Val *a);
@@ -47,5 +68,20 @@ Val *ev_concatenate(Ev *e, const HloInstr *in, Val **ops);
 Val *ev_iota(Ev *e, const HloInstr *in);
 Val *ev_reduce(Ev *e, const HloInstr *in, Val **ops);
 Val *ev_dot(Ev *e, const HloInstr *in, Val *a, Val *b);
+
+/* eval_index.c */
+Val *ev_pad(Ev *e, const HloInstr *in, Val *a, Val *v);
+Val *ev_reverse(Ev *e, const HloInstr *in, Val *a);
+Val *ev_dynamic_slice(Ev *e, const HloInstr *in, Val **ops);
+Val *ev_dynamic_update_slice(Ev *e, const HloInstr *in, Val **ops);
+Val *ev_gather(Ev *e, const HloInstr *in, Val *a, Val *idx);
+Val *ev_scatter(Ev *e, const HloInstr *in, Val **ops);
+
+/* eval_ctrl.c */
+Val *ev_sort(Ev *e, const HloInstr *in, Val **ops);
+Val *ev_reduce_window(Ev *e, const HloInstr *in, Val **ops);
+Val *ev_convolution(Ev *e, const HloInstr *in, Val *a, Val *b);
+Val *ev_while(Ev *e, const HloInstr *in, Val *a);
+Val *ev_conditional(Ev *e, const HloInstr *in, Val **ops);
 
 #endif

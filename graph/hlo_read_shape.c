@@ -269,6 +269,8 @@ float_value(Parser *p, HloType t, double *v)
 		*v = (float)*v;
 	else if (t == HT_BF16)
 		*v = hlo_bf16_to_f32(hlo_f32_to_bf16((float)*v));
+	else if (t == HT_F16)
+		*v = hlo_f16_to_f32(hlo_f32_to_f16((float)*v));
 	return 0;
 }
 

@@ -129,6 +129,21 @@ written(const HloModule *m, const HloComp *c, const HloInstr *in)
 		    (int64_t)hlo_type_size(s->type) == hlo_shape_elems(a) *
 		    (int64_t)hlo_type_size(a->type) ? NULL :
 		    "'bitcast' must keep the size in bytes";
+	case HLO_BITCAST_CONVERT:
+		if (s->type == HT_TUPLE)
+			return "a bitcast-convert result must be an array";
+		return hlo_type_size(s->type) != hlo_type_size(a->type) ||
+		    same_dims(s, a) ? NULL : "'bitcast-convert' between types "
+		    "of one width cannot change the dimensions";
+	case HLO_DYNAMIC_SLICE: {
+		int64_t sz[HLO_MAXRANK];
+		int n = hlo_attr_ints(in, "dynamic_slice_sizes", sz,
+		    HLO_MAXRANK);
+		return s->type == a->type && n == s->rank &&
+		    !memcmp(sz, s->dim, (size_t)n * sizeof *sz) ? NULL :
+		    "the result of 'dynamic-slice' must have the operand's "
+		    "type and dynamic_slice_sizes";
+	}
 	case HLO_FUSION:
 		if (in->callee < 0 || in->callee >= m->comp.n)
 			return "'fusion' has no called computation";

@@ -310,14 +310,14 @@ START_TEST(errors_recover_to_the_next_instruction)
 	    "  p = f32[4] parameter(0)\n"
 	    "  a = f32[4] add(p, p, , )\n"
 	    "  b = f32[4] negate(a)\n"
-	    "  c = f32[4] convolution(b)\n"
+	    "  c = f32[4] cholesky(b)\n"
 	    "  d = f32[4] negate(c)\n"
 	    "  ROOT e = f32[4] negate(nothing)\n}\n"));
 	ck_assert_int_eq(f.d.nerror, 3);
 	ck_assert_ptr_nonnull(strstr(f.err, "m.hlo:3:24: error: expected an "
 	    "operand name, found ','"));
 	ck_assert_ptr_nonnull(strstr(f.err, "m.hlo:5:14: error: unsupported "
-	    "HLO opcode 'convolution'"));
+	    "HLO opcode 'cholesky'"));
 	ck_assert_ptr_nonnull(strstr(f.err, "m.hlo:7:26: error: use of "
 	    "undefined value 'nothing'"));
 	fx_free(&f);
