@@ -155,6 +155,25 @@ supported(HloType t)
 	return t != HT_NONE && t != HT_U64 && t != HT_TOKEN && t != HT_TUPLE;
 }
 
+/* v's data from malloc, within EVAL_MAXBYTES; NULL (failed) if not. */
+static Val *
+heap_data(Ev *e, const HloInstr *in, Val *v)
+{
+	int64_t bytes = v->n * (int64_t)sizeof(double);
+
+	if (e->live + bytes > EVAL_MAXBYTES ||
+	    !(v->v = calloc((size_t)v->n, sizeof(double)))) {
+		ev_fail(e, in, "the evaluator's values would need more than "
+		    "%lld MiB of host memory", (long long)((e->live + bytes) >>
+		    20));
+		return NULL;
+	}
+	e->live += bytes;
+	vec_push(e->a0, &e->heap, v->v);
+	v->heap = e->heap.n;
+	return v;
+}
+
 /* A fresh array value; NULL (run failed) if too large or of a bad type. */
 Val *
 ev_array(Ev *e, const HloInstr *in, HloType t, int rank, const int64_t *dim)
@@ -169,11 +188,61 @@ ev_array(Ev *e, const HloInstr *in, HloType t, int rank, const int64_t *dim)
 		return NULL;
 	}
 	if (v->n < 0 || v->n > EVAL_MAXELEMS) {
-		ev_fail(e, in, "value is too large for the evaluator");
+		ev_fail(e, in, "value is too large for the evaluator (more than "
+		    "%lld elements)", (long long)EVAL_MAXELEMS);
 		return NULL;
 	}
-	v->v = arena_alloc(e->a, (size_t)(v->n ? v->n : 1) * sizeof(double));
+	v->refs = 1;
+	if (v->n * (int64_t)sizeof(double) < EVAL_HEAPMIN) {
+		v->v = arena_alloc(e->a, (size_t)(v->n ? v->n : 1) *
+		    sizeof(double));
+		return v;
+	}
+	return heap_data(e, in, v);
+}
+
+Val *
+ev_retain(Val *v)
+{
+	if (v)
+		v->refs++;
 	return v;
+}
+
+void
+ev_release(Ev *e, Val *v)
+{
+	int i;
+
+	if (!v || --v->refs > 0)
+		return;
+	if (v->shape.type == HT_TUPLE)
+		for (i = 0; i < v->shape.ntuple; i++)
+			ev_release(e, v->elem[i]);
+	if (v->base)
+		ev_release(e, v->base);
+	if (v->heap) {
+		free(e->heap.v[v->heap - 1]);
+		e->heap.v[v->heap - 1] = NULL;
+		e->live -= v->n * (int64_t)sizeof(double);
+		v->heap = 0;
+		v->v = NULL;
+	}
+}
+
+Val *
+ev_tuple(Ev *e, Val **el, int n, int retain)
+{
+	Val *r = arena_alloc(e->a, sizeof *r);
+	int i;
+
+	r->shape.type = HT_TUPLE;
+	r->shape.ntuple = n;
+	r->refs = 1;
+	r->elem = arena_alloc(e->a, (size_t)(n ? n : 1) * sizeof *r->elem);
+	for (i = 0; i < n; i++)
+		r->elem[i] = retain ? ev_retain(el[i]) : el[i];
+	return r;
 }
 
 static double
@@ -465,6 +534,9 @@ reshape(Ev *e, const HloInstr *in, Val *a)
 	*r = *a;
 	r->shape = hlo_shape_array(a->shape.type, in->shape.rank,
 	    in->shape.dim);
+	r->refs = 1;
+	r->heap = 0;
+	r->base = ev_retain(a);	/* a view of a's data */
 	return r;
 }
 
@@ -503,6 +575,11 @@ constant(Ev *e, const HloInstr *in)
 	Val *r = ev_array(e, in, s->type, s->rank, s->dim);
 	int64_t i;
 
+	if (in->lit.elided) {
+		ev_fail(e, in, "the constant's values were elided ('{...}') in "
+		    "the text: it cannot be evaluated");
+		return NULL;
+	}
 	if (r && r->n != in->lit.n) {
 		ev_fail(e, in, "constant has no values");
 		return NULL;
@@ -513,30 +590,16 @@ constant(Ev *e, const HloInstr *in)
 }
 
 static Val *
-tuple(Ev *e, Val **ops, int n)
-{
-	Val *r = arena_alloc(e->a, sizeof *r);
-	int i;
-
-	r->shape.type = HT_TUPLE;
-	r->shape.ntuple = n;
-	r->elem = arena_alloc(e->a, (size_t)(n ? n : 1) * sizeof *r->elem);
-	for (i = 0; i < n; i++)
-		r->elem[i] = ops[i];
-	return r;
-}
-
-static Val *
 copy_start(Ev *e, const HloInstr *in, Val *a)
 {
 	Val *ctx = ev_array(e, in, HT_U32, 0, NULL), *el[3];
 
 	if (!ctx)
 		return NULL;
-	el[0] = a;
-	el[1] = a;
+	el[0] = ev_retain(a);
+	el[1] = ev_retain(a);
 	el[2] = ctx;
-	return tuple(e, el, 3);
+	return ev_tuple(e, el, 3, 0);
 }
 
 static Val *
@@ -565,11 +628,11 @@ other(Ev *e, const HloInstr *in, Val **o)
 	case HLO_CONCATENATE: return ev_concatenate(e, in, o);
 	case HLO_REDUCE: return ev_reduce(e, in, o);
 	case HLO_DOT: return ev_dot(e, in, o[0], o[1]);
-	case HLO_TUPLE: return tuple(e, o, in->noperand);
-	case HLO_GTE: return o[0]->elem[in->num];
+	case HLO_TUPLE: return ev_tuple(e, o, in->noperand, 1);
+	case HLO_GTE: return ev_retain(o[0]->elem[in->num]);
 	case HLO_FUSION: case HLO_CALL: return call(e, in, o);
 	case HLO_COPY_START: return copy_start(e, in, o[0]);
-	case HLO_COPY_DONE: return o[0]->elem[0];
+	case HLO_COPY_DONE: return ev_retain(o[0]->elem[0]);
 	case HLO_BITCAST_CONVERT: return bitcast_convert(e, in, o[0]);
 	case HLO_PAD: return ev_pad(e, in, o[0], o[1]);
 	case HLO_REVERSE: return ev_reverse(e, in, o[0]);
@@ -582,7 +645,7 @@ other(Ev *e, const HloInstr *in, Val **o)
 	case HLO_CONVOLUTION: return ev_convolution(e, in, o[0], o[1]);
 	case HLO_WHILE: return ev_while(e, in, o[0]);
 	case HLO_CONDITIONAL: return ev_conditional(e, in, o);
-	case HLO_OPT_BARRIER: return o[0];
+	case HLO_OPT_BARRIER: return ev_retain(o[0]);
 	default:
 		ev_fail(e, in, "'%s' is not supported by the evaluator",
 		    hlo_op_name(in->op));
@@ -599,7 +662,7 @@ instr(Ev *e, const HloInstr *in, Val **o, Val **args, int nargs)
 			    (long long)in->num);
 			return NULL;
 		}
-		return args[in->num];
+		return ev_retain(args[in->num]);
 	}
 	switch (hlo_op_class(in->op)) {
 	case HC_UNARY: return unary(e, in, o[0]);
@@ -608,13 +671,54 @@ instr(Ev *e, const HloInstr *in, Val **o, Val **args, int nargs)
 	}
 }
 
-/* Runs c on args; NULL once the run has failed. */
+/* last[i]: the index of the last instruction of c that uses i (or i). */
+static int *
+last_uses(Ev *e, const HloComp *c)
+{
+	int *last = arena_alloc(e->a, (size_t)(c->instr.n ? c->instr.n : 1) *
+	    sizeof *last);
+	int i, j;
+
+	for (i = 0; i < c->instr.n; i++) {
+		const HloInstr *in = c->instr.v[i];
+		last[i] = i;
+		for (j = 0; j < in->noperand; j++)
+			last[in->operand[j]] = i;
+	}
+	return last;
+}
+
+/* Drops the values whose last use was instruction i (not the root). */
+static void
+drop_dead(Ev *e, const HloComp *c, Val **vals, const int *last, int i)
+{
+	const HloInstr *in = c->instr.v[i];
+	int j;
+
+	for (j = 0; j < in->noperand; j++) {
+		int k = in->operand[j];
+		if (last[k] == i && k != c->root && vals[k]) {
+			ev_release(e, vals[k]);
+			vals[k] = NULL;
+		}
+	}
+	if (last[i] == i && i != c->root && vals[i]) {
+		ev_release(e, vals[i]);	/* never used */
+		vals[i] = NULL;
+	}
+}
+
+/*
+ * Runs c on args; NULL once the run has failed.  Each value is released
+ * after its last use, so only the live ones hold memory; the root is
+ * returned as a reference the caller owns.
+ */
 Val *
 ev_comp(Ev *e, const HloComp *c, Val **args, int nargs)
 {
 	Val **vals, *ops[64], **o;
 	Val *r = NULL;
-	int i, j;
+	int *last, i, j;
 
 	if (++e->depth > HLO_MAXDEPTH) {
 		ev_fail(e, NULL, "calls are nested too deeply");
@@ -622,6 +726,7 @@ ev_comp(Ev *e, const HloComp *c, Val **args, int nargs)
 		return NULL;
 	}
 	vals = arena_alloc(e->a, (size_t)c->instr.n * sizeof *vals);
+	last = last_uses(e, c);
 	for (i = 0; i < c->instr.n && !e->failed; i++) {
 		const HloInstr *in = c->instr.v[i];
 		o = in->noperand <= 64 ? ops :
@@ -631,9 +736,18 @@ ev_comp(Ev *e, const HloComp *c, Val **args, int nargs)
 		vals[i] = instr(e, in, o, args, nargs);
 		if (!vals[i])
 			ev_fail(e, in, "evaluation failed");
+		else
+			drop_dead(e, c, vals, last, i);
 	}
-	if (!e->failed)
+	if (!e->failed) {
 		r = vals[c->root];
+		vals[c->root] = NULL;
+	}
+	for (i = 0; i < c->instr.n; i++)
+		if (vals[i]) {
+			ev_release(e, vals[i]);
+			vals[i] = NULL;
+		}
 	e->depth--;
 	return r;
 }
@@ -739,7 +853,7 @@ hlo_eval_ex(const HloModule *m, const HloBuf *args, int nargs,
 	Arena a = {0};
 	char dummy[1];
 	Ev e = { m, &a, err && nerr ? err : dummy, err && nerr ? nerr :
-	    sizeof dummy, 0, 0, flags };
+	    sizeof dummy, 0, 0, flags, { NULL, 0, 0 }, 0, &a };
 	const HloComp *entry = hlo_entry(m);
 	Val **av = NULL, *r = NULL;
 	int i, n = 0;
@@ -759,6 +873,8 @@ hlo_eval_ex(const HloModule *m, const HloBuf *args, int nargs,
 	if (r && flatten(&e, r, res, &n, maxres) != 0)
 		while (n > 0)
 			hlo_buf_free(&res[--n]);
+	for (i = 0; i < e.heap.n; i++)
+		free(e.heap.v[i]);
 	arena_free(&a);
 	return e.failed ? -1 : n;
 }

@@ -12,23 +12,38 @@
 
 #include "graph/graph.h"
 
-#define EVAL_MAXELEMS ((int64_t)1 << 24)	/* per value */
+/*
+ * Limits that turn a module too large for the host into a clean error:
+ * elements per value, and bytes of values alive at once.  A value lives
+ * until its last use in its computation (reference counted: tuples,
+ * get-tuple-element and reshape share), so the naive attention's
+ * [8,2048,2048] f32 scores (256 MiB as doubles) fit a few at a time.
+ */
+#define EVAL_MAXELEMS ((int64_t)1 << 28)	/* per value (2 GiB) */
+#define EVAL_MAXBYTES ((int64_t)6 << 30)	/* all live values */
+#define EVAL_HEAPMIN ((int64_t)1 << 16)		/* bytes: malloc, not arena */
 
 typedef struct Val {
 	HloShape shape;		/* layout ignored */
 	double *v;		/* array: n elements */
 	int64_t n;
 	struct Val **elem;	/* tuple: shape.ntuple values */
+	int refs;		/* owners: instruction slots, tuples, views */
+	int64_t heap;		/* v is malloc'd: its slot in Ev.heap + 1 */
+	struct Val *base;	/* a view's (reshape's) owner of v, or NULL */
 } Val;
 
 typedef struct Ev {
 	const HloModule *m;
-	Arena *a;		/* values of the current run */
+	Arena *a;		/* values of the current run (or call) */
 	char *err;
 	size_t nerr;
 	int failed;
 	int depth;		/* nested calls, fusions, reducers */
 	unsigned flags;		/* HLO_EVAL_* */
+	VEC(double *) heap;	/* malloc'd value data; NULL once freed */
+	int64_t live;		/* bytes of heap data alive */
+	Arena *a0;		/* the run's arena (heap list) */
 } Ev;
 
 /* eval.c */
@@ -36,6 +51,11 @@ void ev_fail(Ev *e, const HloInstr *in, const char *fmt, ...) PK_PRINTF(3, 4);
 Val *ev_array(Ev *e, const HloInstr *in, HloType t, int rank,
     const int64_t *dim);
 double ev_round(HloType t, double x);
+/* Every Val an operation returns is a reference its caller owns. */
+Val *ev_retain(Val *v);
+void ev_release(Ev *e, Val *v);
+/* A tuple of el[0..n); retain: take new references (else steal them). */
+Val *ev_tuple(Ev *e, Val **el, int n, int retain);
 double ev_binary(HloOp op, HloType t, double a, double b);
 Val *ev_comp(Ev *e, const HloComp *c, Val **args, int nargs);
 

@@ -219,7 +219,6 @@ static Val *
 reduce_result(Ev *e, const HloInstr *in, Val **ops, int k, Val **out)
 {
 	const HloShape *s = k == 1 ? &in->shape : &in->shape.elem[0];
-	Val *r;
 	int64_t i;
 	int j;
 
@@ -230,14 +229,7 @@ reduce_result(Ev *e, const HloInstr *in, Val **ops, int k, Val **out)
 		for (i = 0; i < out[j]->n; i++)
 			out[j]->v[i] = ops[k + j]->v[0];
 	}
-	if (k == 1)
-		return out[0];
-	r = arena_alloc(e->a, sizeof *r);
-	r->shape.type = HT_TUPLE;
-	r->shape.ntuple = k;
-	r->elem = arena_alloc(e->a, (size_t)k * sizeof *r->elem);
-	memcpy(r->elem, out, (size_t)k * sizeof *out);
-	return r;
+	return k == 1 ? out[0] : ev_tuple(e, out, k, 0);
 }
 
 Val *
@@ -326,6 +318,13 @@ dot_sum(const DotPlan *p, const Val *a, const Val *b, int64_t ba, int64_t bb)
 	double sum = 0;
 	int i;
 
+	if (p->nc == 1) {	/* the common case, in the same order */
+		int64_t sa = p->sa[p->lc[0]], sb = p->sb[p->rc[0]];
+		total = a->shape.dim[p->lc[0]];
+		for (k = 0; k < total; k++)
+			sum += a->v[ba + k * sa] * b->v[bb + k * sb];
+		return sum;
+	}
 	for (i = 0; i < p->nc; i++)
 		total *= a->shape.dim[p->lc[i]];
 	for (k = 0; k < total; k++) {
@@ -364,6 +363,9 @@ bf16_part(Ev *e, const Val *x, int lo)
 	int64_t i;
 
 	*r = *x;
+	r->refs = 1;
+	r->heap = 0;
+	r->base = NULL;
 	r->v = arena_alloc(e->a, (size_t)(x->n ? x->n : 1) * sizeof(double));
 	for (i = 0; i < x->n; i++) {
 		double h = ev_round(HT_BF16, x->v[i]);

@@ -26,6 +26,9 @@ ev_copy(Arena *a, const Val *v)
 	int i;
 
 	*r = *v;
+	r->refs = 1;
+	r->heap = 0;
+	r->base = NULL;
 	if (v->shape.type == HT_TUPLE) {
 		r->elem = arena_alloc(a, (size_t)(v->shape.ntuple ?
 		    v->shape.ntuple : 1) * sizeof *r->elem);
@@ -96,7 +99,7 @@ ev_sort(Ev *e, const HloInstr *in, Val **ops)
 	const HloShape *s0 = &ops[0]->shape;
 	int d = (int)in->dims.v[0], n = in->noperand, i;
 	int64_t st[HLO_MAXRANK], len = s0->dim[d], k, j;
-	Val *out[HLO_MAXDEPTH], *r;
+	Val *out[HLO_MAXDEPTH];
 	int64_t *perm, *tmp;
 	Sorter so = { e, in, e->m->comp.v[in->callee], ops, n, 0, 0 };
 
@@ -120,13 +123,7 @@ ev_sort(Ev *e, const HloInstr *in, Val **ops)
 				out[i]->v[k + j * st[d]] =
 				    ops[i]->v[k + perm[j] * st[d]];
 	}
-	if (n == 1)
-		return out[0];
-	r = arena_alloc(e->a, sizeof *r);
-	r->shape = in->shape;
-	r->elem = arena_alloc(e->a, (size_t)n * sizeof *r->elem);
-	memcpy(r->elem, out, (size_t)n * sizeof *out);
-	return r;
+	return n == 1 ? out[0] : ev_tuple(e, out, n, 0);
 }
 
 /* ------------------------------------------------------ windows */
@@ -220,7 +217,7 @@ ev_reduce_window(Ev *e, const HloInstr *in, Val **ops)
 	int kk = in->noperand / 2, i, j;
 	const HloShape *s = &ops[0]->shape;
 	const HloShape *rs = kk == 1 ? &in->shape : &in->shape.elem[0];
-	Val *out[HLO_MAXDEPTH], *r;
+	Val *out[HLO_MAXDEPTH];
 	int64_t o[HLO_MAXRANK] = {0}, n;
 	double acc[HLO_MAXDEPTH];
 	HloWindow w;
@@ -249,13 +246,7 @@ ev_reduce_window(Ev *e, const HloInstr *in, Val **ops)
 		for (j = 0; j < kk; j++)
 			out[j]->v[n] = acc[j];
 	}
-	if (kk == 1)
-		return out[0];
-	r = arena_alloc(e->a, sizeof *r);
-	r->shape = in->shape;
-	r->elem = arena_alloc(e->a, (size_t)kk * sizeof *r->elem);
-	memcpy(r->elem, out, (size_t)kk * sizeof *out);
-	return r;
+	return kk == 1 ? out[0] : ev_tuple(e, out, kk, 0);
 }
 
 /* --------------------------------------------------------- convolution */
@@ -402,12 +393,15 @@ ev_while(Ev *e, const HloInstr *in, Val *a)
 		c = ev_comp(e, cond, &state, 1);
 		if (c && c->v[0] == 0) {
 			r = ev_copy(outer, state);
+			ev_release(e, c);
 			arena_free(&tmp);
 			break;
 		}
+		ev_release(e, c);
 		s = c ? ev_comp(e, body, &state, 1) : NULL;
 		if (s)
 			state = ev_copy(&next, s);
+		ev_release(e, s);
 		arena_free(&tmp);
 		arena_free(&cur);
 		cur = next;

@@ -80,10 +80,15 @@ typedef struct HloInts {
 	int has;
 } HloInts;
 
-/* A constant's values in major-to-minor order; integers exact in double. */
+/*
+ * A constant's values in major-to-minor order; integers exact in double.
+ * XLA prints large constants as {...}: such a literal is 'elided', with
+ * no values (v NULL, n 0); it prints back as {...}, cannot be evaluated.
+ */
 typedef struct HloLit {
 	double *v;
 	int64_t n;
+	int elided;
 } HloLit;
 
 /* metadata={...}; strings are kept escaped, as written. */
@@ -159,6 +164,7 @@ typedef struct HloModule {
 	VEC(HloComp *) comp;	/* callees before callers */
 	int entry;		/* index into comp, -1 if none */
 	int fresh;		/* next suffix hlo_fresh_name tries */
+	struct HloModule *next;	/* the file's next module, or NULL */
 } HloModule;
 
 /* ----------------------------------------------------------- hlo.c */
@@ -248,6 +254,9 @@ int hlo_infer_shape(const HloModule *m, const HloComp *c, const HloInstr *in,
  * Reads the HLO text module in file 'file' of d->sm (XLA's syntax: with or
  * without HloModule line, '%' names, typed operands).  Reports every
  * syntax error it finds through d and returns NULL if there was one.
+ * A file of several modules separated by "// -----" lines (what
+ * --emit=hlo writes for several funcs) gives them all, chained through
+ * 'next'; the other functions of this file take one module each.
  */
 HloModule *hlo_read(Diag *d, int file, Arena *a, Strtab *strs);
 

@@ -191,6 +191,8 @@ hlo_print_instr(Buf *b, const HloModule *m, const HloComp *c,
 	buf_printf(b, " %s(", hlo_op_name(in->op));
 	if (in->op == HLO_PARAMETER)
 		buf_printf(b, "%lld", (long long)in->num);
+	else if (in->op == HLO_CONSTANT && in->lit.elided)
+		buf_puts(b, "{...}");
 	else if (in->op == HLO_CONSTANT && in->lit.v)
 		literal_level(b, &in->shape, in->lit.v, 0);
 	for (i = 0; i < in->noperand; i++) {

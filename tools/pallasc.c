@@ -679,8 +679,8 @@ static int
 compile_hlo(const Options *o, Diag *d, Arena *a, Strtab *strs, Buf *out)
 {
 	Buf in = {0};
-	HloModule *m;
-	int rc = read_file(o->input, &in);
+	HloModule *m, *x;
+	int rc = read_file(o->input, &in), bad;
 
 	if (o->run.run && !o->run.interpret) {
 		buf_free(&in);
@@ -703,15 +703,24 @@ compile_hlo(const Options *o, Diag *d, Arena *a, Strtab *strs, Buf *out)
 	m = hlo_read(d, srcmgr_add(d->sm, o->input, in.p ? in.p : "", in.n),
 	    a, strs);
 	buf_free(&in);
-	if (!m || hlo_verify(m, d) != 0)
+	/* A file of several "// -----" separated modules (--emit=hlo's
+	   output for several funcs): every one is checked and printed;
+	   --run runs the first. */
+	for (x = m, bad = !m; x; x = x->next)
+		bad |= hlo_verify(x, d) != 0;
+	if (bad)
 		return EXIT_USER;
-	if (o->emit == EMIT_HLO_OPT && hlo_opt_module(&o->run, m,
-	    mach_preset(o->preset), o->input, d) != EXIT_OK)
-		return EXIT_USER;
-	if (o->emit == EMIT_HLO || o->emit == EMIT_HLO_OPT)
-		hlo_print(out, m);
-	else if (o->run.run)
-		return hlo_run_module(&o->run, m, o->input, a, out);
+	if (o->emit != EMIT_HLO && o->emit != EMIT_HLO_OPT)
+		return o->run.run ? hlo_run_module(&o->run, m, o->input, a,
+		    out) : d->nerror ? EXIT_USER : EXIT_OK;
+	for (x = m; x; x = x->next) {
+		if (o->emit == EMIT_HLO_OPT && hlo_opt_module(&o->run, x,
+		    mach_preset(o->preset), o->input, d) != EXIT_OK)
+			return EXIT_USER;
+		if (x != m)
+			buf_puts(out, "\n// -----\n\n");
+		hlo_print(out, x);
+	}
 	return d->nerror ? EXIT_USER : EXIT_OK;
 }
 

@@ -1018,6 +1018,51 @@ START_TEST(collectives_are_read_but_not_evaluated)
 }
 END_TEST
 
+START_TEST(large_values_are_released_after_their_last_use)
+{
+	/* values of 128 KiB and more live on the heap and are freed after
+	   their last use; views (reshape), tuples and loops share them */
+	static const char text[] = "cond {\n"
+	    "  s = (s32[], f32[128,128]) parameter(0)\n"
+	    "  i = s32[] get-tuple-element(s), index=0\n"
+	    "  n = s32[] constant(3)\n"
+	    "  ROOT c = pred[] compare(i, n), direction=LT\n}\n"
+	    "body {\n"
+	    "  s = (s32[], f32[128,128]) parameter(0)\n"
+	    "  i = s32[] get-tuple-element(s), index=0\n"
+	    "  x = f32[128,128] get-tuple-element(s), index=1\n"
+	    "  one = s32[] constant(1)\n  j = s32[] add(i, one)\n"
+	    "  y = f32[128,128] add(x, x)\n"
+	    "  ROOT t = (s32[], f32[128,128]) tuple(j, y)\n}\n"
+	    "ENTRY e {\n"
+	    "  x = f32[128,128] parameter(0)\n"
+	    "  y = f32[128,128] negate(x)\n"
+	    "  r = f32[16384] reshape(y)\n"
+	    "  t = (f32[16384], f32[128,128]) tuple(r, y)\n"
+	    "  g = f32[16384] get-tuple-element(t), index=0\n"
+	    "  a = f32[16384] add(g, g)\n"
+	    "  b = f32[128,128] reshape(a)\n"
+	    "  c = f32[128,128] add(b, x)\n"
+	    "  z = s32[] constant(0)\n"
+	    "  s = (s32[], f32[128,128]) tuple(z, c)\n"
+	    "  w = (s32[], f32[128,128]) while(s), condition=cond, body=body\n"
+	    "  ROOT o = f32[128,128] get-tuple-element(w), index=1\n}\n";
+	static const int64_t d[] = { 128, 128 };
+	HloBuf arg = f32buf(2, d), in;
+	Fx f;
+	int i;
+
+	fill(&arg, 31);
+	in = buf_of(HT_F32, 2, d, arg.data);
+	run_text(&f, text, &arg, 1);
+	/* -2x + x = -x, doubled three times */
+	for (i = 0; i < 128 * 128; i++)
+		ck_assert(at(&f.res[0], i) == -8 * at(&in, i));
+	hlo_buf_free(&in);
+	fx_free(&f);
+}
+END_TEST
+
 static Suite *
 suite(void)
 {
@@ -1050,6 +1095,7 @@ suite(void)
 	tcase_add_test(t, while_and_conditional);
 	tcase_add_test(t, convolution_dot_forms);
 	tcase_add_test(t, collectives_are_read_but_not_evaluated);
+	tcase_add_test(t, large_values_are_released_after_their_last_use);
 	suite_add_tcase(s, t);
 	return s;
 }
