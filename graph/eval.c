@@ -517,17 +517,24 @@ convert(Ev *e, const HloInstr *in, Val *a)
 	return r;
 }
 
-/* reshape and bitcast (same element type, row-major order). */
+/*
+ * reshape is logical (row-major whatever the layouts), a view of a's
+ * data; so is a bitcast whose layouts are both the default.  Other
+ * bitcasts reinterpret the physical order (eval_layout.c).
+ */
 static Val *
 reshape(Ev *e, const HloInstr *in, Val *a)
 {
+	const HloShape *from = &e->c->instr.v[in->operand[0]]->shape;
 	Val *r;
 
-	if (in->shape.type != a->shape.type ||
-	    !hlo_layout_is_default(&in->shape.layout, in->shape.rank) ||
-	    !hlo_layout_is_default(&a->shape.layout, a->shape.rank)) {
-		ev_fail(e, in, "'%s' that changes the element type or layout "
-		    "is not supported", hlo_op_name(in->op));
+	if (in->op == HLO_BITCAST && (!hlo_layout_is_default(&in->shape.layout,
+	    in->shape.rank) || !hlo_layout_is_default(&from->layout,
+	    from->rank)))
+		return ev_bitcast(e, in, a, from);
+	if (in->shape.type != a->shape.type) {
+		ev_fail(e, in, "'%s' that changes the element type is not "
+		    "supported", hlo_op_name(in->op));
 		return NULL;
 	}
 	r = arena_alloc(e->a, sizeof *r);
@@ -729,6 +736,7 @@ ev_comp(Ev *e, const HloComp *c, Val **args, int nargs)
 	last = last_uses(e, c);
 	for (i = 0; i < c->instr.n && !e->failed; i++) {
 		const HloInstr *in = c->instr.v[i];
+		e->c = c;	/* nested calls change it */
 		o = in->noperand <= 64 ? ops :
 		    arena_alloc(e->a, (size_t)in->noperand * sizeof *o);
 		for (j = 0; j < in->noperand; j++)
@@ -853,7 +861,7 @@ hlo_eval_ex(const HloModule *m, const HloBuf *args, int nargs,
 	Arena a = {0};
 	char dummy[1];
 	Ev e = { m, &a, err && nerr ? err : dummy, err && nerr ? nerr :
-	    sizeof dummy, 0, 0, flags, { NULL, 0, 0 }, 0, &a };
+	    sizeof dummy, 0, 0, flags, { NULL, 0, 0 }, 0, &a, NULL };
 	const HloComp *entry = hlo_entry(m);
 	Val **av = NULL, *r = NULL;
 	int i, n = 0;

@@ -44,6 +44,7 @@ typedef struct Ev {
 	VEC(double *) heap;	/* malloc'd value data; NULL once freed */
 	int64_t live;		/* bytes of heap data alive */
 	Arena *a0;		/* the run's arena (heap list) */
+	const HloComp *c;	/* the computation being run */
 } Ev;
 
 /* eval.c */
@@ -96,6 +97,9 @@ Val *ev_dynamic_slice(Ev *e, const HloInstr *in, Val **ops);
 Val *ev_dynamic_update_slice(Ev *e, const HloInstr *in, Val **ops);
 Val *ev_gather(Ev *e, const HloInstr *in, Val *a, Val *idx);
 Val *ev_scatter(Ev *e, const HloInstr *in, Val **ops);
+
+/* eval_layout.c: 'from' is the operand's shape with its layout */
+Val *ev_bitcast(Ev *e, const HloInstr *in, Val *a, const HloShape *from);
 
 /* eval_ctrl.c */
 Val *ev_sort(Ev *e, const HloInstr *in, Val **ops);

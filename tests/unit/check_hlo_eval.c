@@ -1063,6 +1063,68 @@ START_TEST(large_values_are_released_after_their_last_use)
 }
 END_TEST
 
+START_TEST(bitcast_reinterprets_tiled_layouts)
+{
+	/* x[i][j] = 10 i + j.  {0,1} is column-major: its bitcast to a
+	   row-major [3,2] is the transpose.  T(2,2) on [4,6] stores 2x2
+	   tiles in row-major tile order: element (i, j) is at tile
+	   (i/2, j/2), within-tile (i%2, j%2).  T(2,4)(2,1) on [4,8]: the
+	   (2,1) re-tiling of each 2x4 tile puts element (r, c) of the tile
+	   at (c, r).  reshape ignores layouts. */
+	static const char text[] = "ENTRY e {\n"
+	    "  a = f32[2,3]{0,1} parameter(0)\n"
+	    "  ta = f32[3,2]{1,0} bitcast(a)\n"
+	    "  b = f32[4,6]{1,0:T(2,2)} parameter(1)\n"
+	    "  tb = f32[2,3,2,2]{3,2,1,0} bitcast(b)\n"
+	    "  c = bf16[4,8]{1,0:T(2,4)(2,1)} parameter(2)\n"
+	    "  tc = bf16[2,2,4,2]{3,2,1,0} bitcast(c)\n"
+	    "  rb = f32[24]{0} reshape(b)\n"
+	    "  ROOT r = (f32[3,2], f32[2,3,2,2], bf16[2,2,4,2], f32[24]) "
+	    "tuple(ta, tb, tc, rb)\n}\n";
+	static const int64_t d23[] = { 2, 3 }, d46[] = { 4, 6 };
+	static const int64_t d48[] = { 4, 8 };
+	HloBuf args[3];
+	Fx f;
+	int i, j, k, l;
+
+	args[0] = f32buf(2, d23);
+	args[1] = f32buf(2, d46);
+	args[2] = hlo_buf_new(HT_BF16, 2, d48);
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < 3; j++)
+			((float *)args[0].data)[i * 3 + j] = (float)(10 * i + j);
+	for (i = 0; i < 4; i++)
+		for (j = 0; j < 6; j++)
+			((float *)args[1].data)[i * 6 + j] = (float)(10 * i + j);
+	for (i = 0; i < 4; i++)
+		for (j = 0; j < 8; j++)
+			((uint16_t *)args[2].data)[i * 8 + j] =
+			    hlo_f32_to_bf16((float)(10 * i + j));
+	run_text(&f, text, args, 3);
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < 2; j++)
+			ck_assert(at(&f.res[0], i * 2 + j) == 10 * j + i);
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < 3; j++)
+			for (k = 0; k < 2; k++)
+				for (l = 0; l < 2; l++)
+					ck_assert(at(&f.res[1], ((i * 3 + j) * 2 +
+					    k) * 2 + l) == 10 * (2 * i + k) +
+					    2 * j + l);
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < 2; j++)
+			for (k = 0; k < 4; k++)
+				for (l = 0; l < 2; l++)
+					ck_assert(hlo_bf16_to_f32(((uint16_t *)
+					    f.res[2].data)[((i * 2 + j) * 4 + k) *
+					    2 + l]) == 10 * (2 * i + l) + 4 * j +
+					    k);
+	for (i = 0; i < 24; i++)
+		ck_assert(at(&f.res[3], i) == 10 * (i / 6) + i % 6);
+	fx_free(&f);
+}
+END_TEST
+
 static Suite *
 suite(void)
 {
@@ -1096,6 +1158,7 @@ suite(void)
 	tcase_add_test(t, convolution_dot_forms);
 	tcase_add_test(t, collectives_are_read_but_not_evaluated);
 	tcase_add_test(t, large_values_are_released_after_their_last_use);
+	tcase_add_test(t, bitcast_reinterprets_tiled_layouts);
 	suite_add_tcase(s, t);
 	return s;
 }
