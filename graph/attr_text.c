@@ -171,9 +171,10 @@ hlo_window_text(const char *s, HloWindow *w)
 	s = space(s + 1);
 	while (*s != '}') {
 		const char *key = s;
+		size_t klen;
 		while (isalnum((unsigned char)*s) || *s == '_')
 			s++;
-		size_t klen = (size_t)(s - key);
+		klen = (size_t)(s - key);
 		if (*s != '=' || klen == 0)
 			return -1;
 		s++;

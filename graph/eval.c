@@ -7,7 +7,9 @@
  * dividend).  Supports pred, s8-s64, u8-u32, f16, bf16, f32 and f64
  * (s64 exactly up to 2^53 in magnitude, as values are doubles); anything
  * else, and opcodes without semantics here (custom-call, collectives,
- * ...), stop the run with a message.  Data movement, reduce and dot: eval_array.c.
+ * ...), stop the run with a message.  Data movement, reduce and dot:
+ * eval_array.c; indexing: eval_index.c; calls and windows: eval_ctrl.c;
+ * physical layouts (bitcast): eval_layout.c.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -560,8 +562,9 @@ bitcast_convert(Ev *e, const HloInstr *in, Val *a)
 
 	if (hlo_type_size(from) != hlo_type_size(to) || to == HT_PRED ||
 	    from == HT_PRED) {
-		ev_fail(e, in, "'bitcast-convert' from %s to %s is not supported "
-		    "by the evaluator (only between types of one width)",
+		ev_fail(e, in, "'bitcast-convert' from %s to %s is not "
+		    "supported by the evaluator (only between types of one "
+		    "width)",
 		    hlo_type_name(from), hlo_type_name(to));
 		return NULL;
 	}

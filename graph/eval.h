@@ -21,7 +21,7 @@
  */
 #define EVAL_MAXELEMS ((int64_t)1 << 28)	/* per value (2 GiB) */
 #define EVAL_MAXBYTES ((int64_t)6 << 30)	/* all live values */
-#define EVAL_HEAPMIN ((int64_t)1 << 16)		/* bytes: malloc, not arena */
+#define EVAL_HEAPMIN ((int64_t)1 << 16)	/* bytes: malloc, not arena */
 
 typedef struct Val {
 	HloShape shape;		/* layout ignored */

@@ -267,8 +267,8 @@ ev_gather(Ev *e, const HloInstr *in, Val *a, Val *idx)
 	}
 	for (i = 0; i < a->shape.rank; i++)
 		if (g.size[i] < 0 || g.size[i] > a->shape.dim[i]) {
-			ev_fail(e, in, "slice size %lld of 'gather' does not fit",
-			    (long long)g.size[i]);
+			ev_fail(e, in, "slice size %lld of 'gather' does not "
+			    "fit", (long long)g.size[i]);
 			return NULL;
 		}
 	for (k = 0; k < r->n; k++, ev_next_index(oi, &r->shape)) {

@@ -110,11 +110,16 @@ typedef struct HloAttr {
  *   num       parameter: its number; get-tuple-element: index=;
  *             iota: iota_dimension=
  *   lit       constant
- *   dims      broadcast, transpose, reduce, concatenate: dimensions=
+ *   dims      broadcast, transpose, reduce, concatenate, reverse, sort:
+ *             dimensions=
  *   dot[4]    dot: lhs_batch, rhs_batch, lhs_contracting, rhs_contracting
  *   slo..sst  slice: starts, limits, strides
  *   cmp       compare: direction=
- *   callee    reduce, call: to_apply=; fusion: calls=  (-1 = none)
+ *   callee    reduce, call, sort, scatter, reduce-window: to_apply=;
+ *             fusion: calls=  (-1 = none)
+ * Other attributes stay verbatim in attrs (attr_text.c reads them when
+ * needed), including while's condition=/body= and conditional's branch
+ * computations, which are named as text.
  *   kind      fusion: kind= (kLoop, kInput, kOutput, kCustom)
  *   target    custom-call: custom_call_target= (escaped, no quotes)
  */

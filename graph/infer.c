@@ -3,7 +3,8 @@
  * where XLA can infer it (elementwise ops, compare, select, transpose,
  * slice, concatenate, reduce, dot, tuple, get-tuple-element, call,
  * copy-done, pad, reverse, dynamic-update-slice, scatter, sort, while,
- * conditional, opt-barrier), the result shape.  The reader uses it for instructions
+ * conditional, opt-barrier), the result shape.  The reader uses it for
+ * instructions
  * written without a shape, the verifier to check every instruction.
  */
 #include <stdarg.h>
@@ -497,8 +498,8 @@ dynamic_slice(Ctx *x)
 		    "%d sizes", a->rank);
 	for (i = 0; i < a->rank; i++)
 		if (sz[i] < 0 || sz[i] > a->dim[i])
-			return fail(x, "slice size %lld does not fit dimension %d "
-			    "of %s", (long long)sz[i], i, str(a));
+			return fail(x, "slice size %lld does not fit "
+			    "dimension %d of %s", (long long)sz[i], i, str(a));
 	return HLO_INFER_NONE;
 }
 
@@ -516,12 +517,12 @@ dynamic_update_slice(Ctx *x)
 	if (starts(x, 2, a->rank))
 		return HLO_INFER_ERROR;
 	if (u->type != a->type || u->rank != a->rank)
-		return fail(x, "the update %s of 'dynamic-update-slice' does not "
-		    "match %s", str(u), str(a));
+		return fail(x, "the update %s of 'dynamic-update-slice' does "
+		    "not match %s", str(u), str(a));
 	for (i = 0; i < a->rank; i++)
 		if (u->dim[i] > a->dim[i])
-			return fail(x, "the update %s of 'dynamic-update-slice' is "
-			    "larger than %s", str(u), str(a));
+			return fail(x, "the update %s of 'dynamic-update-slice' "
+			    "is larger than %s", str(u), str(a));
 	return set(x, a);
 }
 
@@ -545,8 +546,8 @@ scalar_comp(Ctx *x, const HloComp *f, int n, const char *what)
 	for (i = 0; i < n; i++) {
 		const HloInstr *p = hlo_param(f, i);
 		if (!p || p->shape.type == HT_TUPLE || p->shape.rank != 0)
-			return fail(x, "parameter %d of the %s of '%s' must be a "
-			    "scalar", i, what, opname(x));
+			return fail(x, "parameter %d of the %s of '%s' must be "
+			    "a scalar", i, what, opname(x));
 	}
 	return HLO_INFER_OK;
 }
@@ -609,8 +610,9 @@ reduce_window(Ctx *x)
 	for (i = 0; i < k; i++)
 		if (opnd(x, k + i)->rank != 0 ||
 		    opnd(x, k + i)->type != opnd(x, i)->type)
-			return fail(x, "init value %d of 'reduce-window' must be a "
-			    "%s scalar", i, hlo_type_name(opnd(x, i)->type));
+			return fail(x, "init value %d of 'reduce-window' must "
+			    "be a %s scalar", i,
+			    hlo_type_name(opnd(x, i)->type));
 	if (scalar_comp(x, callee(x), 2 * k, "reducer"))
 		return HLO_INFER_ERROR;
 	return HLO_INFER_NONE;
