@@ -147,7 +147,7 @@ gdims(Ev *e, const HloInstr *in, GDims *g, const char *const *names,
     const HloShape *a, const HloShape *idx, const HloShape *out)
 {
 	int64_t ivd[1];
-	int i, ok;
+	int i, j, ok;
 
 	g->nwindow = hlo_attr_ints(in, names[0], g->window, HLO_MAXRANK);
 	g->nskipped = hlo_attr_ints(in, names[1], g->skipped, HLO_MAXRANK);
@@ -173,11 +173,19 @@ gdims(Ev *e, const HloInstr *in, GDims *g, const char *const *names,
 	for (i = 0; ok && i < g->nmap; i++)
 		ok = g->map[i] >= 0 && g->map[i] < a->rank;
 	for (i = 0; ok && i < g->nskipped; i++)
-		ok = g->skipped[i] >= 0 && g->skipped[i] < a->rank;
+		ok = g->skipped[i] >= 0 && g->skipped[i] < a->rank &&
+		    !listed(g->skipped, i, g->skipped[i]);
 	for (i = 0; ok && i < g->nwindow; i++)
 		ok = g->window[i] >= 0 && g->window[i] < out->rank;
 	ok = ok && out->rank - g->nwindow == idx->rank -
 	    (g->ivd < idx->rank);
+	for (i = 0, j = 0; ok && i < out->rank; i++) {
+		if (listed(g->window, g->nwindow, i))
+			continue;
+		if (j == g->ivd)
+			j++;
+		ok = out->dim[i] == idx->dim[j++];	/* batch sizes */
+	}
 	if (!ok)
 		ev_fail(e, in, "the dimension numbers of '%s' do not fit its "
 		    "operands", hlo_op_name(in->op));

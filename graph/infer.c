@@ -607,6 +607,10 @@ reduce_window(Ctx *x)
 	if (x->in->noperand < 2 || x->in->noperand % 2 || k > HLO_MAXDEPTH)
 		return fail(x, "'reduce-window' takes inputs and as many init "
 		    "values, not %d operands", x->in->noperand);
+	for (i = 1; i < k; i++)
+		if (!same_dims_(opnd(x, i), opnd(x, 0)))
+			return fail(x, "inputs of 'reduce-window' differ: %s and "
+			    "%s", str(opnd(x, 0)), str(opnd(x, i)));
 	for (i = 0; i < k; i++)
 		if (opnd(x, k + i)->rank != 0 ||
 		    opnd(x, k + i)->type != opnd(x, i)->type)
