@@ -4,9 +4,12 @@
  * the graph path, so it is plain and deterministic: every value is rounded
  * to its element type after each operation (bf16 to nearest even),
  * integers wrap, integer division by zero gives -1 (remainder: the
- * dividend).  Supports pred, s8-s32, u8-u32, bf16, f32 and f64; anything
- * else, and opcodes without semantics here (custom-call, pad, ...), stop
- * the run with a message.  Data movement, reduce and dot: eval_array.c.
+ * dividend).  Supports pred, s8-s64, u8-u32, f16, bf16, f32 and f64
+ * (s64 exactly up to 2^53 in magnitude, as values are doubles); anything
+ * else, and opcodes without semantics here (custom-call, collectives,
+ * ...), stop the run with a message.  Data movement, reduce and dot:
+ * eval_array.c; indexing: eval_index.c; calls and windows: eval_ctrl.c;
+ * physical layouts (bitcast): eval_layout.c.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -73,6 +76,62 @@ hlo_f32_to_bf16(float f)
 	return pallas_f32_to_bf16(f);
 }
 
+/* x rounded to f16, nearest even, in one step from double. */
+static double
+round_f16(double x)
+{
+	double q;
+	int e;
+
+	if (isnan(x) || isinf(x) || x == 0)
+		return x;
+	if (fabs(x) >= 65520)	/* half-way to 2^16 and above: inf */
+		return x > 0 ? INFINITY : -INFINITY;
+	frexp(x, &e);		/* |x| in [2^(e-1), 2^e) */
+	q = ldexp(1, e - 11 < -24 ? -24 : e - 11);
+	return nearbyint(x / q) * q;
+}
+
+float
+hlo_f16_to_f32(uint16_t h)
+{
+	int e = h >> 10 & 0x1f, f = h & 0x3ff;
+	double m;
+
+	if (e == 0x1f)
+		m = f ? NAN : INFINITY;
+	else if (e == 0)
+		m = ldexp(f, -24);
+	else
+		m = ldexp(f | 0x400, e - 25);
+	return (float)(h & 0x8000 ? -m : m);
+}
+
+/* The bits of x, which round_f16 has rounded already (or will be). */
+static uint16_t
+f16_bits(double x)
+{
+	uint16_t s = signbit(x) ? 0x8000 : 0;
+	int e;
+
+	x = fabs(round_f16(x));
+	if (isnan(x))
+		return 0x7e00;
+	if (isinf(x))
+		return s | 0x7c00;
+	if (x < ldexp(1, -14))
+		return s | (uint16_t)ldexp(x, 24);
+	x = frexp(x, &e);	/* [0.5, 1) */
+	return s | (uint16_t)((e + 14) << 10) |
+	    (uint16_t)((int)ldexp(x, 11) & 0x3ff);
+}
+
+uint16_t
+hlo_f32_to_f16(float f)
+{
+	return f16_bits(f);
+}
+
 void
 ev_fail(Ev *e, const HloInstr *in, const char *fmt, ...)
 {
@@ -95,8 +154,26 @@ ev_fail(Ev *e, const HloInstr *in, const char *fmt, ...)
 static int
 supported(HloType t)
 {
-	return t != HT_NONE && t != HT_S64 && t != HT_U64 && t != HT_F16 &&
-	    t != HT_TOKEN && t != HT_TUPLE;
+	return t != HT_NONE && t != HT_U64 && t != HT_TOKEN && t != HT_TUPLE;
+}
+
+/* v's data from malloc, within EVAL_MAXBYTES; NULL (failed) if not. */
+static Val *
+heap_data(Ev *e, const HloInstr *in, Val *v)
+{
+	int64_t bytes = v->n * (int64_t)sizeof(double);
+
+	if (e->live + bytes > EVAL_MAXBYTES ||
+	    !(v->v = calloc((size_t)v->n, sizeof(double)))) {
+		ev_fail(e, in, "the evaluator's values would need more than "
+		    "%lld MiB of host memory", (long long)((e->live + bytes) >>
+		    20));
+		return NULL;
+	}
+	e->live += bytes;
+	vec_push(e->a0, &e->heap, v->v);
+	v->heap = e->heap.n;
+	return v;
 }
 
 /* A fresh array value; NULL (run failed) if too large or of a bad type. */
@@ -113,11 +190,61 @@ ev_array(Ev *e, const HloInstr *in, HloType t, int rank, const int64_t *dim)
 		return NULL;
 	}
 	if (v->n < 0 || v->n > EVAL_MAXELEMS) {
-		ev_fail(e, in, "value is too large for the evaluator");
+		ev_fail(e, in, "value is too large for the evaluator (more than "
+		    "%lld elements)", (long long)EVAL_MAXELEMS);
 		return NULL;
 	}
-	v->v = arena_alloc(e->a, (size_t)(v->n ? v->n : 1) * sizeof(double));
+	v->refs = 1;
+	if (v->n * (int64_t)sizeof(double) < EVAL_HEAPMIN) {
+		v->v = arena_alloc(e->a, (size_t)(v->n ? v->n : 1) *
+		    sizeof(double));
+		return v;
+	}
+	return heap_data(e, in, v);
+}
+
+Val *
+ev_retain(Val *v)
+{
+	if (v)
+		v->refs++;
 	return v;
+}
+
+void
+ev_release(Ev *e, Val *v)
+{
+	int i;
+
+	if (!v || --v->refs > 0)
+		return;
+	if (v->shape.type == HT_TUPLE)
+		for (i = 0; i < v->shape.ntuple; i++)
+			ev_release(e, v->elem[i]);
+	if (v->base)
+		ev_release(e, v->base);
+	if (v->heap) {
+		free(e->heap.v[v->heap - 1]);
+		e->heap.v[v->heap - 1] = NULL;
+		e->live -= v->n * (int64_t)sizeof(double);
+		v->heap = 0;
+		v->v = NULL;
+	}
+}
+
+Val *
+ev_tuple(Ev *e, Val **el, int n, int retain)
+{
+	Val *r = arena_alloc(e->a, sizeof *r);
+	int i;
+
+	r->shape.type = HT_TUPLE;
+	r->shape.ntuple = n;
+	r->refs = 1;
+	r->elem = arena_alloc(e->a, (size_t)(n ? n : 1) * sizeof *r->elem);
+	for (i = 0; i < n; i++)
+		r->elem[i] = retain ? ev_retain(el[i]) : el[i];
+	return r;
 }
 
 static double
@@ -141,6 +268,8 @@ ev_round(HloType t, double x)
 		return (float)x;
 	if (t == HT_BF16)
 		return hlo_bf16_to_f32(hlo_f32_to_bf16((float)x));
+	if (t == HT_F16)
+		return round_f16(x);
 	if (t == HT_PRED)
 		return x != 0;
 	if (hlo_type_is_int(t)) {
@@ -166,6 +295,28 @@ ipow(int64_t b, int64_t x)
 	return (int64_t)r;
 }
 
+/*
+ * XLA's shifts: the amount is taken as unsigned, and an amount of the bit
+ * width or more gives 0 (arithmetic right shift: the sign, 0 or -1).
+ */
+static double
+shift(HloOp op, HloType t, int64_t a, int64_t b)
+{
+	int w = (int)hlo_type_size(t) * 8;
+	uint64_t mask = w == 64 ? ~(uint64_t)0 : ((uint64_t)1 << w) - 1;
+	uint64_t ua = (uint64_t)a & mask, ub = (uint64_t)b & mask;
+	int neg = t <= HT_S64 && a < 0;
+
+	if (op == HLO_SHIFT_RIGHT_ARITHMETIC) {
+		if (ub >= (uint64_t)w)
+			return neg ? -1 : 0;
+		return wrap(t, neg ? ~(~a >> ub) : a >> ub);
+	}
+	if (ub >= (uint64_t)w)
+		return 0;
+	return wrap(t, (int64_t)(op == HLO_SHIFT_LEFT ? ua << ub : ua >> ub));
+}
+
 static double
 int_binary(HloOp op, HloType t, int64_t a, int64_t b)
 {
@@ -183,6 +334,8 @@ int_binary(HloOp op, HloType t, int64_t a, int64_t b)
 	case HLO_AND: return wrap(t, a & b);
 	case HLO_OR: return wrap(t, a | b);
 	case HLO_XOR: return wrap(t, a ^ b);
+	case HLO_SHIFT_LEFT: case HLO_SHIFT_RIGHT_LOGICAL:
+	case HLO_SHIFT_RIGHT_ARITHMETIC: return shift(op, t, a, b);
 	default: return wrap(t, (int64_t)atan2((double)a, (double)b));
 	}
 }
@@ -285,6 +438,12 @@ binary(Ev *e, const HloInstr *in, Val *a, Val *b)
 
 	if (!r)
 		return NULL;
+	if (!hlo_type_is_int(t) && (in->op == HLO_SHIFT_LEFT ||
+	    in->op == HLO_SHIFT_RIGHT_LOGICAL ||
+	    in->op == HLO_SHIFT_RIGHT_ARITHMETIC)) {
+		ev_fail(e, in, "'%s' needs integers", hlo_op_name(in->op));
+		return NULL;
+	}
 	if (hlo_type_is_float(t) && (in->op == HLO_AND || in->op == HLO_OR ||
 	    in->op == HLO_XOR)) {
 		ev_fail(e, in, "'%s' needs integers or pred", hlo_op_name(in->op));
@@ -361,25 +520,61 @@ convert(Ev *e, const HloInstr *in, Val *a)
 }
 
 /*
- * reshape (whatever the layouts: its meaning is row-major) and bitcast
- * (same element type, default layouts: its meaning is the bytes).
+ * reshape is logical (row-major whatever the layouts), a view of a's
+ * data; so is a bitcast whose layouts are both the default.  Other
+ * bitcasts reinterpret the physical order (eval_layout.c).
  */
 static Val *
 reshape(Ev *e, const HloInstr *in, Val *a)
 {
+	const HloShape *from = &e->c->instr.v[in->operand[0]]->shape;
 	Val *r;
 
-	if (in->shape.type != a->shape.type || (in->op == HLO_BITCAST &&
-	    (!hlo_layout_is_default(&in->shape.layout, in->shape.rank) ||
-	    !hlo_layout_is_default(&a->shape.layout, a->shape.rank)))) {
-		ev_fail(e, in, "'%s' that changes the element type or layout "
-		    "is not supported", hlo_op_name(in->op));
+	if (in->op == HLO_BITCAST && (!hlo_layout_is_default(&in->shape.layout,
+	    in->shape.rank) || !hlo_layout_is_default(&from->layout,
+	    from->rank)))
+		return ev_bitcast(e, in, a, from);
+	if (in->shape.type != a->shape.type) {
+		ev_fail(e, in, "'%s' that changes the element type is not "
+		    "supported", hlo_op_name(in->op));
 		return NULL;
 	}
 	r = arena_alloc(e->a, sizeof *r);
 	*r = *a;
 	r->shape = hlo_shape_array(a->shape.type, in->shape.rank,
 	    in->shape.dim);
+	r->refs = 1;
+	r->heap = 0;
+	r->base = ev_retain(a);	/* a view of a's data */
+	return r;
+}
+
+static double load(HloType t, const void *p, int64_t i);
+static void store(HloType t, void *p, int64_t i, double x);
+
+/* bitcast-convert between types of one width: the same bits. */
+static Val *
+bitcast_convert(Ev *e, const HloInstr *in, Val *a)
+{
+	HloType from = a->shape.type, to = in->shape.type;
+	Val *r;
+	int64_t i;
+
+	if (hlo_type_size(from) != hlo_type_size(to) || to == HT_PRED ||
+	    from == HT_PRED) {
+		ev_fail(e, in, "'bitcast-convert' from %s to %s is not "
+		    "supported by the evaluator (only between types of one "
+		    "width)",
+		    hlo_type_name(from), hlo_type_name(to));
+		return NULL;
+	}
+	if (!(r = ev_array(e, in, to, a->shape.rank, a->shape.dim)))
+		return NULL;
+	for (i = 0; i < a->n; i++) {
+		uint64_t bits = 0;
+		store(from, &bits, 0, a->v[i]);
+		r->v[i] = ev_round(to, load(to, &bits, 0));
+	}
 	return r;
 }
 
@@ -390,6 +585,11 @@ constant(Ev *e, const HloInstr *in)
 	Val *r = ev_array(e, in, s->type, s->rank, s->dim);
 	int64_t i;
 
+	if (in->lit.elided) {
+		ev_fail(e, in, "the constant's values were elided ('{...}') in "
+		    "the text: it cannot be evaluated");
+		return NULL;
+	}
 	if (r && r->n != in->lit.n) {
 		ev_fail(e, in, "constant has no values");
 		return NULL;
@@ -400,30 +600,16 @@ constant(Ev *e, const HloInstr *in)
 }
 
 static Val *
-tuple(Ev *e, Val **ops, int n)
-{
-	Val *r = arena_alloc(e->a, sizeof *r);
-	int i;
-
-	r->shape.type = HT_TUPLE;
-	r->shape.ntuple = n;
-	r->elem = arena_alloc(e->a, (size_t)(n ? n : 1) * sizeof *r->elem);
-	for (i = 0; i < n; i++)
-		r->elem[i] = ops[i];
-	return r;
-}
-
-static Val *
 copy_start(Ev *e, const HloInstr *in, Val *a)
 {
 	Val *ctx = ev_array(e, in, HT_U32, 0, NULL), *el[3];
 
 	if (!ctx)
 		return NULL;
-	el[0] = a;
-	el[1] = a;
+	el[0] = ev_retain(a);
+	el[1] = ev_retain(a);
 	el[2] = ctx;
-	return tuple(e, el, 3);
+	return ev_tuple(e, el, 3, 0);
 }
 
 static Val *
@@ -452,11 +638,24 @@ other(Ev *e, const HloInstr *in, Val **o)
 	case HLO_CONCATENATE: return ev_concatenate(e, in, o);
 	case HLO_REDUCE: return ev_reduce(e, in, o);
 	case HLO_DOT: return ev_dot(e, in, o[0], o[1]);
-	case HLO_TUPLE: return tuple(e, o, in->noperand);
-	case HLO_GTE: return o[0]->elem[in->num];
+	case HLO_TUPLE: return ev_tuple(e, o, in->noperand, 1);
+	case HLO_GTE: return ev_retain(o[0]->elem[in->num]);
 	case HLO_FUSION: case HLO_CALL: return call(e, in, o);
 	case HLO_COPY_START: return copy_start(e, in, o[0]);
-	case HLO_COPY_DONE: return o[0]->elem[0];
+	case HLO_COPY_DONE: return ev_retain(o[0]->elem[0]);
+	case HLO_BITCAST_CONVERT: return bitcast_convert(e, in, o[0]);
+	case HLO_PAD: return ev_pad(e, in, o[0], o[1]);
+	case HLO_REVERSE: return ev_reverse(e, in, o[0]);
+	case HLO_DYNAMIC_SLICE: return ev_dynamic_slice(e, in, o);
+	case HLO_DYNAMIC_UPDATE_SLICE: return ev_dynamic_update_slice(e, in, o);
+	case HLO_GATHER: return ev_gather(e, in, o[0], o[1]);
+	case HLO_SCATTER: return ev_scatter(e, in, o);
+	case HLO_SORT: return ev_sort(e, in, o);
+	case HLO_REDUCE_WINDOW: return ev_reduce_window(e, in, o);
+	case HLO_CONVOLUTION: return ev_convolution(e, in, o[0], o[1]);
+	case HLO_WHILE: return ev_while(e, in, o[0]);
+	case HLO_CONDITIONAL: return ev_conditional(e, in, o);
+	case HLO_OPT_BARRIER: return ev_retain(o[0]);
 	default:
 		ev_fail(e, in, "'%s' is not supported by the evaluator",
 		    hlo_op_name(in->op));
@@ -473,7 +672,7 @@ instr(Ev *e, const HloInstr *in, Val **o, Val **args, int nargs)
 			    (long long)in->num);
 			return NULL;
 		}
-		return args[in->num];
+		return ev_retain(args[in->num]);
 	}
 	switch (hlo_op_class(in->op)) {
 	case HC_UNARY: return unary(e, in, o[0]);
@@ -482,13 +681,54 @@ instr(Ev *e, const HloInstr *in, Val **o, Val **args, int nargs)
 	}
 }
 
-/* Runs c on args; NULL once the run has failed. */
+/* last[i]: the index of the last instruction of c that uses i (or i). */
+static int *
+last_uses(Ev *e, const HloComp *c)
+{
+	int *last = arena_alloc(e->a, (size_t)(c->instr.n ? c->instr.n : 1) *
+	    sizeof *last);
+	int i, j;
+
+	for (i = 0; i < c->instr.n; i++) {
+		const HloInstr *in = c->instr.v[i];
+		last[i] = i;
+		for (j = 0; j < in->noperand; j++)
+			last[in->operand[j]] = i;
+	}
+	return last;
+}
+
+/* Drops the values whose last use was instruction i (not the root). */
+static void
+drop_dead(Ev *e, const HloComp *c, Val **vals, const int *last, int i)
+{
+	const HloInstr *in = c->instr.v[i];
+	int j;
+
+	for (j = 0; j < in->noperand; j++) {
+		int k = in->operand[j];
+		if (last[k] == i && k != c->root && vals[k]) {
+			ev_release(e, vals[k]);
+			vals[k] = NULL;
+		}
+	}
+	if (last[i] == i && i != c->root && vals[i]) {
+		ev_release(e, vals[i]);	/* never used */
+		vals[i] = NULL;
+	}
+}
+
+/*
+ * Runs c on args; NULL once the run has failed.  Each value is released
+ * after its last use, so only the live ones hold memory; the root is
+ * returned as a reference the caller owns.
+ */
 Val *
 ev_comp(Ev *e, const HloComp *c, Val **args, int nargs)
 {
 	Val **vals, *ops[64], **o;
 	Val *r = NULL;
-	int i, j;
+	int *last, i, j;
 
 	if (++e->depth > HLO_MAXDEPTH) {
 		ev_fail(e, NULL, "calls are nested too deeply");
@@ -496,8 +736,10 @@ ev_comp(Ev *e, const HloComp *c, Val **args, int nargs)
 		return NULL;
 	}
 	vals = arena_alloc(e->a, (size_t)c->instr.n * sizeof *vals);
+	last = last_uses(e, c);
 	for (i = 0; i < c->instr.n && !e->failed; i++) {
 		const HloInstr *in = c->instr.v[i];
+		e->c = c;	/* nested calls change it */
 		o = in->noperand <= 64 ? ops :
 		    arena_alloc(e->a, (size_t)in->noperand * sizeof *o);
 		for (j = 0; j < in->noperand; j++)
@@ -505,9 +747,18 @@ ev_comp(Ev *e, const HloComp *c, Val **args, int nargs)
 		vals[i] = instr(e, in, o, args, nargs);
 		if (!vals[i])
 			ev_fail(e, in, "evaluation failed");
+		else
+			drop_dead(e, c, vals, last, i);
 	}
-	if (!e->failed)
+	if (!e->failed) {
 		r = vals[c->root];
+		vals[c->root] = NULL;
+	}
+	for (i = 0; i < c->instr.n; i++)
+		if (vals[i]) {
+			ev_release(e, vals[i]);
+			vals[i] = NULL;
+		}
 	e->depth--;
 	return r;
 }
@@ -523,6 +774,8 @@ load(HloType t, const void *p, int64_t i)
 	case HT_U8: return ((const uint8_t *)p)[i];
 	case HT_U16: return ((const uint16_t *)p)[i];
 	case HT_U32: return ((const uint32_t *)p)[i];
+	case HT_S64: return (double)((const int64_t *)p)[i];
+	case HT_F16: return hlo_f16_to_f32(((const uint16_t *)p)[i]);
 	case HT_BF16: return hlo_bf16_to_f32(((const uint16_t *)p)[i]);
 	case HT_F32: return ((const float *)p)[i];
 	default: return ((const double *)p)[i];
@@ -540,6 +793,8 @@ store(HloType t, void *p, int64_t i, double x)
 	case HT_U8: ((uint8_t *)p)[i] = (uint8_t)x; break;
 	case HT_U16: ((uint16_t *)p)[i] = (uint16_t)x; break;
 	case HT_U32: ((uint32_t *)p)[i] = (uint32_t)x; break;
+	case HT_S64: ((int64_t *)p)[i] = (int64_t)x; break;
+	case HT_F16: ((uint16_t *)p)[i] = f16_bits(x); break;
 	case HT_BF16: ((uint16_t *)p)[i] = hlo_f32_to_bf16((float)x); break;
 	case HT_F32: ((float *)p)[i] = (float)x; break;
 	default: ((double *)p)[i] = x; break;
@@ -609,7 +864,7 @@ hlo_eval_ex(const HloModule *m, const HloBuf *args, int nargs,
 	Arena a = {0};
 	char dummy[1];
 	Ev e = { m, &a, err && nerr ? err : dummy, err && nerr ? nerr :
-	    sizeof dummy, 0, 0, flags };
+	    sizeof dummy, 0, 0, flags, { NULL, 0, 0 }, 0, &a, NULL };
 	const HloComp *entry = hlo_entry(m);
 	Val **av = NULL, *r = NULL;
 	int i, n = 0;
@@ -629,6 +884,8 @@ hlo_eval_ex(const HloModule *m, const HloBuf *args, int nargs,
 	if (r && flatten(&e, r, res, &n, maxres) != 0)
 		while (n > 0)
 			hlo_buf_free(&res[--n]);
+	for (i = 0; i < e.heap.n; i++)
+		free(e.heap.v[i]);
 	arena_free(&a);
 	return e.failed ? -1 : n;
 }

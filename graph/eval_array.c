@@ -9,8 +9,8 @@
 
 #include "graph/eval.h"
 
-static void
-strides(const HloShape *s, int64_t *st)
+void
+ev_strides(const HloShape *s, int64_t *st)
 {
 	int64_t k = 1;
 	int i;
@@ -21,9 +21,8 @@ strides(const HloShape *s, int64_t *st)
 	}
 }
 
-/* Advances the row-major multi-index idx over s. */
-static void
-next_index(int64_t *idx, const HloShape *s)
+void
+ev_next_index(int64_t *idx, const HloShape *s)
 {
 	int d;
 
@@ -51,8 +50,8 @@ ev_broadcast(Ev *e, const HloInstr *in, Val *a)
 
 	if (!r)
 		return NULL;
-	strides(&a->shape, sa);
-	for (k = 0; k < r->n; k++, next_index(idx, &r->shape)) {
+	ev_strides(&a->shape, sa);
+	for (k = 0; k < r->n; k++, ev_next_index(idx, &r->shape)) {
 		for (off = 0, i = 0; i < a->shape.rank; i++)
 			off += idx[in->dims.v[i]] * sa[i];
 		r->v[k] = a->v[off];
@@ -70,8 +69,8 @@ ev_transpose(Ev *e, const HloInstr *in, Val *a)
 
 	if (!r)
 		return NULL;
-	strides(&a->shape, sa);
-	for (k = 0; k < r->n; k++, next_index(idx, &r->shape)) {
+	ev_strides(&a->shape, sa);
+	for (k = 0; k < r->n; k++, ev_next_index(idx, &r->shape)) {
 		for (off = 0, i = 0; i < r->shape.rank; i++)
 			off += idx[i] * sa[in->dims.v[i]];
 		r->v[k] = a->v[off];
@@ -88,8 +87,8 @@ ev_slice(Ev *e, const HloInstr *in, Val *a)
 
 	if (!r)
 		return NULL;
-	strides(&a->shape, sa);
-	for (k = 0; k < r->n; k++, next_index(idx, &r->shape)) {
+	ev_strides(&a->shape, sa);
+	for (k = 0; k < r->n; k++, ev_next_index(idx, &r->shape)) {
 		for (off = 0, i = 0; i < r->shape.rank; i++)
 			off += (in->slo.v[i] + idx[i] * in->sst.v[i]) * sa[i];
 		r->v[k] = a->v[off];
@@ -106,11 +105,11 @@ ev_concatenate(Ev *e, const HloInstr *in, Val **ops)
 
 	if (!r)
 		return NULL;
-	for (k = 0; k < r->n; k++, next_index(idx, &r->shape)) {
+	for (k = 0; k < r->n; k++, ev_next_index(idx, &r->shape)) {
 		pos = idx[d];
 		for (j = 0; pos >= ops[j]->shape.dim[d]; j++)
 			pos -= ops[j]->shape.dim[d];
-		strides(&ops[j]->shape, sa);
+		ev_strides(&ops[j]->shape, sa);
 		for (off = 0, i = 0; i < r->shape.rank; i++)
 			off += (i == d ? pos : idx[i]) * sa[i];
 		r->v[k] = ops[j]->v[off];
@@ -124,14 +123,13 @@ ev_iota(Ev *e, const HloInstr *in)
 	Val *r = result(e, in, in->shape.type);
 	int64_t idx[HLO_MAXRANK] = {0}, k;
 
-	for (k = 0; r && k < r->n; k++, next_index(idx, &r->shape))
+	for (k = 0; r && k < r->n; k++, ev_next_index(idx, &r->shape))
 		r->v[k] = ev_round(r->shape.type, (double)idx[in->num]);
 	return r;
 }
 
-/* The reducer as one binary opcode, when it is op(p0, p1) or op(p1, p0). */
-static HloOp
-simple_reducer(const HloComp *f, int *swap)
+HloOp
+ev_simple_reducer(const HloComp *f, int *swap)
 {
 	const HloInstr *root = f->instr.v[f->root];
 	const HloInstr *x, *y;
@@ -146,9 +144,8 @@ simple_reducer(const HloComp *f, int *swap)
 	return root->op;
 }
 
-/* acc[j] = reducer(acc..., x...) for k inputs, through the computation. */
-static int
-apply(Ev *e, const HloInstr *in, const HloComp *f, double *acc,
+int
+ev_apply(Ev *e, const HloInstr *in, const HloComp *f, double *acc,
     const double *x, int k)
 {
 	Arena tmp = {0}, *saved = e->a;
@@ -167,6 +164,33 @@ apply(Ev *e, const HloInstr *in, const HloComp *f, double *acc,
 	for (i = 0; r && i < k; i++) {
 		const Val *ri = k == 1 ? r : r->elem[i];
 		acc[i] = ri->v[0];
+	}
+	e->a = saved;
+	arena_free(&tmp);
+	return r ? 0 : -1;
+}
+
+int
+ev_scalar_call(Ev *e, const HloInstr *in, const HloComp *f,
+    const double *args, int n, double *out)
+{
+	Arena tmp = {0}, *saved = e->a;
+	Val *av[2 * HLO_MAXDEPTH], *r;
+	int i;
+
+	e->a = &tmp;
+	for (i = 0; i < n && !e->failed; i++) {
+		const HloInstr *p = hlo_param(f, i);
+		if ((av[i] = ev_array(e, in, p ? p->shape.type : HT_F32, 0,
+		    NULL)))
+			av[i]->v[0] = args[i];
+	}
+	r = e->failed ? NULL : ev_comp(e, f, av, n);
+	if (r && r->shape.type != HT_TUPLE)
+		*out = r->v[0];
+	else if (r) {
+		ev_fail(e, in, "the called computation returns a tuple");
+		r = NULL;
 	}
 	e->a = saved;
 	arena_free(&tmp);
@@ -195,7 +219,6 @@ static Val *
 reduce_result(Ev *e, const HloInstr *in, Val **ops, int k, Val **out)
 {
 	const HloShape *s = k == 1 ? &in->shape : &in->shape.elem[0];
-	Val *r;
 	int64_t i;
 	int j;
 
@@ -206,14 +229,7 @@ reduce_result(Ev *e, const HloInstr *in, Val **ops, int k, Val **out)
 		for (i = 0; i < out[j]->n; i++)
 			out[j]->v[i] = ops[k + j]->v[0];
 	}
-	if (k == 1)
-		return out[0];
-	r = arena_alloc(e->a, sizeof *r);
-	r->shape.type = HT_TUPLE;
-	r->shape.ntuple = k;
-	r->elem = arena_alloc(e->a, (size_t)k * sizeof *r->elem);
-	memcpy(r->elem, out, (size_t)k * sizeof *out);
-	return r;
+	return k == 1 ? out[0] : ev_tuple(e, out, k, 0);
 }
 
 Val *
@@ -224,13 +240,13 @@ ev_reduce(Ev *e, const HloInstr *in, Val **ops)
 	Val *out[HLO_MAXDEPTH], *r = reduce_result(e, in, ops, k, out);
 	const HloShape *src = &ops[0]->shape;
 	int64_t idx[HLO_MAXRANK] = {0}, so[HLO_MAXRANK], n;
-	HloOp op = k == 1 ? simple_reducer(f, &swap) : HLO_INVALID;
+	HloOp op = k == 1 ? ev_simple_reducer(f, &swap) : HLO_INVALID;
 	double acc[HLO_MAXDEPTH], x[HLO_MAXDEPTH];
 
 	if (!r)
 		return NULL;
-	strides(&out[0]->shape, so);
-	for (n = 0; n < ops[0]->n; n++, next_index(idx, src)) {
+	ev_strides(&out[0]->shape, so);
+	for (n = 0; n < ops[0]->n; n++, ev_next_index(idx, src)) {
 		int64_t o = out_offset(in, idx, src, so);
 		double *a = &out[0]->v[o];
 		if (op != HLO_INVALID) {
@@ -243,7 +259,7 @@ ev_reduce(Ev *e, const HloInstr *in, Val **ops)
 			acc[j] = out[j]->v[o];
 			x[j] = ops[j]->v[n];
 		}
-		if (apply(e, in, f, acc, x, k) != 0)
+		if (ev_apply(e, in, f, acc, x, k) != 0)
 			return NULL;
 		for (j = 0; j < k; j++)
 			out[j]->v[o] = acc[j];
@@ -290,8 +306,8 @@ dot_plan(DotPlan *p, const HloInstr *in, const Val *a, const Val *b)
 		if (!is_listed(&d[DOT_RHS_BATCH], i) &&
 		    !is_listed(&d[DOT_RHS_CONTRACT], i))
 			p->rf[p->nrf++] = i;
-	strides(&a->shape, p->sa);
-	strides(&b->shape, p->sb);
+	ev_strides(&a->shape, p->sa);
+	ev_strides(&b->shape, p->sb);
 }
 
 /* Sum over the contracting dimensions from the bases of a and b. */
@@ -302,6 +318,13 @@ dot_sum(const DotPlan *p, const Val *a, const Val *b, int64_t ba, int64_t bb)
 	double sum = 0;
 	int i;
 
+	if (p->nc == 1) {	/* the common case, in the same order */
+		int64_t sa = p->sa[p->lc[0]], sb = p->sb[p->rc[0]];
+		total = a->shape.dim[p->lc[0]];
+		for (k = 0; k < total; k++)
+			sum += a->v[ba + k * sa] * b->v[bb + k * sb];
+		return sum;
+	}
 	for (i = 0; i < p->nc; i++)
 		total *= a->shape.dim[p->lc[i]];
 	for (k = 0; k < total; k++) {
@@ -340,6 +363,9 @@ bf16_part(Ev *e, const Val *x, int lo)
 	int64_t i;
 
 	*r = *x;
+	r->refs = 1;
+	r->heap = 0;
+	r->base = NULL;
 	r->v = arena_alloc(e->a, (size_t)(x->n ? x->n : 1) * sizeof(double));
 	for (i = 0; i < x->n; i++) {
 		double h = ev_round(HT_BF16, x->v[i]);
@@ -348,12 +374,8 @@ bf16_part(Ev *e, const Val *x, int lo)
 	return r;
 }
 
-/*
- * HLO_EVAL_MXU_PRECISION on f32 operands: the bf16 parts of a and b
- * (part[0..1] hi, part[2..3] lo); returns the passes to add up (0: exact).
- */
-static int
-mxu_parts(Ev *e, const HloInstr *in, Val *a, Val *b, Val **part)
+int
+ev_mxu_parts(Ev *e, const HloInstr *in, Val *a, Val *b, Val **part)
 {
 	int p;
 
@@ -379,13 +401,13 @@ ev_dot(Ev *e, const HloInstr *in, Val *a, Val *b)
 
 	if (!r)
 		return NULL;
-	passes = mxu_parts(e, in, a, b, part);
+	passes = ev_mxu_parts(e, in, a, b, part);
 	if (passes) {
 		a = part[0];
 		b = part[1];
 	}
 	dot_plan(&p, in, a, b);
-	for (k = 0; k < r->n; k++, next_index(o, &r->shape)) {
+	for (k = 0; k < r->n; k++, ev_next_index(o, &r->shape)) {
 		for (ba = bb = 0, i = 0; i < p.nb; i++) {
 			ba += o[i] * p.sa[p.lb[i]];
 			bb += o[i] * p.sb[p.rb[i]];

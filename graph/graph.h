@@ -80,10 +80,15 @@ typedef struct HloInts {
 	int has;
 } HloInts;
 
-/* A constant's values in major-to-minor order; integers exact in double. */
+/*
+ * A constant's values in major-to-minor order; integers exact in double.
+ * XLA prints large constants as {...}: such a literal is 'elided', with
+ * no values (v NULL, n 0); it prints back as {...}, cannot be evaluated.
+ */
 typedef struct HloLit {
 	double *v;
 	int64_t n;
+	int elided;
 } HloLit;
 
 /* metadata={...}; strings are kept escaped, as written. */
@@ -105,11 +110,16 @@ typedef struct HloAttr {
  *   num       parameter: its number; get-tuple-element: index=;
  *             iota: iota_dimension=
  *   lit       constant
- *   dims      broadcast, transpose, reduce, concatenate: dimensions=
+ *   dims      broadcast, transpose, reduce, concatenate, reverse, sort:
+ *             dimensions=
  *   dot[4]    dot: lhs_batch, rhs_batch, lhs_contracting, rhs_contracting
  *   slo..sst  slice: starts, limits, strides
  *   cmp       compare: direction=
- *   callee    reduce, call: to_apply=; fusion: calls=  (-1 = none)
+ *   callee    reduce, call, sort, scatter, reduce-window: to_apply=;
+ *             fusion: calls=  (-1 = none)
+ * Other attributes stay verbatim in attrs (attr_text.c reads them when
+ * needed), including while's condition=/body= and conditional's branch
+ * computations, which are named as text.
  *   kind      fusion: kind= (kLoop, kInput, kOutput, kCustom)
  *   target    custom-call: custom_call_target= (escaped, no quotes)
  */
@@ -159,6 +169,7 @@ typedef struct HloModule {
 	VEC(HloComp *) comp;	/* callees before callers */
 	int entry;		/* index into comp, -1 if none */
 	int fresh;		/* next suffix hlo_fresh_name tries */
+	struct HloModule *next;	/* the file's next module, or NULL */
 } HloModule;
 
 /* ----------------------------------------------------------- hlo.c */
@@ -195,6 +206,44 @@ void hlo_layout_print(Buf *b, const HloLayout *l, int rank);
    (in any memory space). */
 int hlo_layout_is_default(const HloLayout *l, int rank);
 
+/* ----------------------------------------------------- attr_text.c */
+/* A window={...}: per spatial dimension; missing fields are 1 (0 pad). */
+typedef struct HloWindow {
+	int rank;
+	int64_t size[HLO_MAXRANK], stride[HLO_MAXRANK];
+	int64_t lo[HLO_MAXRANK], hi[HLO_MAXRANK];
+	int64_t lhs_dilate[HLO_MAXRANK], rhs_dilate[HLO_MAXRANK];
+	int reversed;		/* some rhs_reversal is 1 */
+} HloWindow;
+
+/* dim_labels=b01f_01io->b01f: operand dimension of each role. */
+typedef struct HloDimLabels {
+	int nspatial;
+	int lb, lf, ls[HLO_MAXRANK];	/* lhs batch, feature, spatial */
+	int ki, ko, ks[HLO_MAXRANK];	/* kernel in, out, spatial */
+	int ob, of, os[HLO_MAXRANK];	/* output batch, feature, spatial */
+} HloDimLabels;
+
+/* The verbatim value of unmodelled attribute 'name', or NULL. */
+const char *hlo_attr_get(const HloInstr *in, const char *name);
+/* "{1,2}" into v[0..max): the count, or -1 if malformed or NULL. */
+int hlo_ints_text(const char *s, int64_t *v, int max);
+int hlo_attr_ints(const HloInstr *in, const char *name, int64_t *v,
+    int max);
+/* padding=lo_hi[_interior]x...: 0, or -1 if malformed or not rank long. */
+int hlo_padding_text(const char *s, int rank, int64_t *lo, int64_t *hi,
+    int64_t *interior);
+/* window={...} (s NULL: no window, rank 0): 0, or -1 if malformed. */
+int hlo_window_text(const char *s, HloWindow *w);
+int hlo_dim_labels_text(const char *s, HloDimLabels *l);
+/* The computation named by attribute 'name' (condition=, body=), or -1. */
+int hlo_attr_comp(const HloModule *m, const HloInstr *in, const char *name);
+/*
+ * conditional's branches into br[0..max): branch_computations={..}, or
+ * true_computation, false_computation (in that order); count or -1.
+ */
+int hlo_branches(const HloModule *m, const HloInstr *in, int *br, int max);
+
 /* --------------------------------------------------------- infer.c */
 enum { HLO_INFER_OK = 0, HLO_INFER_NONE = 1, HLO_INFER_ERROR = -1 };
 /*
@@ -211,6 +260,9 @@ int hlo_infer_shape(const HloModule *m, const HloComp *c, const HloInstr *in,
  * Reads the HLO text module in file 'file' of d->sm (XLA's syntax: with or
  * without HloModule line, '%' names, typed operands).  Reports every
  * syntax error it finds through d and returns NULL if there was one.
+ * A file of several modules separated by "// -----" lines (what
+ * --emit=hlo writes for several funcs) gives them all, chained through
+ * 'next'; the other functions of this file take one module each.
  */
 HloModule *hlo_read(Diag *d, int file, Arena *a, Strtab *strs);
 
@@ -236,7 +288,7 @@ int hlo_verify(const HloModule *m, Diag *d);
 
 /* ------------------------------------------- eval.c, eval_array.c */
 /* A host buffer: dense, row-major, element type's natural C type
-   (pred: uint8_t 0/1, bf16: uint16_t bits, f16: unsupported). */
+   (pred: uint8_t 0/1, f16 and bf16: uint16_t bits; u64 unsupported). */
 typedef struct HloBuf {
 	HloType type;
 	int rank;
@@ -251,6 +303,8 @@ HloBuf hlo_buf_new(HloType t, int rank, const int64_t *dim);
 void hlo_buf_free(HloBuf *b);
 float hlo_bf16_to_f32(uint16_t h);
 uint16_t hlo_f32_to_bf16(float f);	/* round to nearest even; NaN quiet */
+float hlo_f16_to_f32(uint16_t h);
+uint16_t hlo_f32_to_f16(float f);	/* round to nearest even; NaN quiet */
 /*
  * Runs the entry computation of a verified module on args (one per entry
  * parameter, matching its shape).  Results go to res[0..]: one buffer per

@@ -30,7 +30,8 @@ applies(int a, HloOp op)
 	switch (a) {
 	case A_DIMS:
 		return op == HLO_BROADCAST || op == HLO_TRANSPOSE ||
-		    op == HLO_REDUCE || op == HLO_CONCATENATE;
+		    op == HLO_REDUCE || op == HLO_CONCATENATE ||
+		    op == HLO_REVERSE || op == HLO_SORT;
 	case A_INDEX:
 		return op == HLO_GTE;
 	case A_IOTA:
@@ -43,7 +44,8 @@ applies(int a, HloOp op)
 	case A_LHS_CONTRACT: case A_RHS_CONTRACT:
 		return op == HLO_DOT;
 	case A_TO_APPLY:
-		return op == HLO_REDUCE || op == HLO_CALL;
+		return op == HLO_REDUCE || op == HLO_CALL || op == HLO_SORT ||
+		    op == HLO_SCATTER || op == HLO_REDUCE_WINDOW;
 	case A_CALLS: case A_KIND:
 		return op == HLO_FUSION;
 	case A_TARGET:
@@ -342,8 +344,10 @@ required(HloOp op)
 {
 	switch (op) {
 	case HLO_BROADCAST: case HLO_TRANSPOSE: case HLO_CONCATENATE:
+	case HLO_REVERSE:
 		return 1u << A_DIMS;
-	case HLO_REDUCE: return 1u << A_DIMS | 1u << A_TO_APPLY;
+	case HLO_REDUCE: case HLO_SORT: return 1u << A_DIMS | 1u << A_TO_APPLY;
+	case HLO_SCATTER: case HLO_REDUCE_WINDOW: return 1u << A_TO_APPLY;
 	case HLO_GTE: return 1u << A_INDEX;
 	case HLO_IOTA: return 1u << A_IOTA;
 	case HLO_COMPARE: return 1u << A_DIRECTION;

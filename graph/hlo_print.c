@@ -44,7 +44,8 @@ static void
 shortest(Buf *b, HloType t, double v)
 {
 	char s[40];
-	int p, maxp = t == HT_F32 ? 9 : t == HT_BF16 ? 4 : 17;
+	int p, maxp = t == HT_F32 ? 9 : t == HT_BF16 ? 4 : t == HT_F16 ? 5 :
+	    17;
 
 	for (p = 1; p <= maxp; p++) {
 		double r;
@@ -52,7 +53,9 @@ shortest(Buf *b, HloType t, double v)
 		r = strtod(s, NULL);
 		if (t == HT_F32 ? (float)r == (float)v :
 		    t == HT_BF16 ? hlo_f32_to_bf16((float)r) ==
-		    hlo_f32_to_bf16((float)v) : r == v)
+		    hlo_f32_to_bf16((float)v) : t == HT_F16 ?
+		    hlo_f32_to_f16((float)r) == hlo_f32_to_f16((float)v) :
+		    r == v)
 			break;
 	}
 	buf_puts(b, s);
@@ -188,6 +191,8 @@ hlo_print_instr(Buf *b, const HloModule *m, const HloComp *c,
 	buf_printf(b, " %s(", hlo_op_name(in->op));
 	if (in->op == HLO_PARAMETER)
 		buf_printf(b, "%lld", (long long)in->num);
+	else if (in->op == HLO_CONSTANT && in->lit.elided)
+		buf_puts(b, "{...}");
 	else if (in->op == HLO_CONSTANT && in->lit.v)
 		literal_level(b, &in->shape, in->lit.v, 0);
 	for (i = 0; i < in->noperand; i++) {

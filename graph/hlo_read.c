@@ -226,20 +226,14 @@ static int
 known_elsewhere(const char *s, int n)
 {
 	static const char *const names[] = {
-		"convolution", "while", "conditional", "scatter", "sort",
-		"map", "reduce-window", "select-and-scatter", "all-reduce",
-		"all-gather", "all-to-all", "reduce-scatter", "collective-permute",
-		"all-reduce-start", "all-reduce-done", "async-start",
-		"async-update", "async-done", "rng", "rng-bit-generator",
-		"reduce-precision", "bitcast-convert", "fft", "cholesky",
-		"triangular-solve", "send", "recv", "send-done", "recv-done",
-		"infeed", "outfeed", "after-all", "partition-id", "replica-id",
-		"shift-left", "shift-right-logical", "shift-right-arithmetic",
-		"cbrt", "tan", "popcnt", "count-leading-zeros", "real", "imag",
-		"complex", "topk", "batch-norm-training", "batch-norm-inference",
-		"batch-norm-grad", "get-dimension-size", "set-dimension-size",
-		"dynamic-reshape", "add-dependency", "domain", "scaled-dot",
-		"ragged-dot", "stochastic-convert",
+		"map", "select-and-scatter", "rng", "rng-bit-generator",
+		"rng-get-and-update-state", "reduce-precision", "fft",
+		"cholesky", "triangular-solve", "cbrt", "tan", "popcnt",
+		"count-leading-zeros", "real", "imag", "complex", "topk",
+		"batch-norm-training", "batch-norm-inference", "batch-norm-grad",
+		"get-dimension-size", "set-dimension-size", "dynamic-reshape",
+		"domain", "scaled-dot", "ragged-dot", "stochastic-convert",
+		"ragged-all-to-all",
 	};
 	size_t i;
 
@@ -266,7 +260,11 @@ opcode(Parser *p)
 	return op;
 }
 
-/* The rest of an instruction, from the shape; -1 on a syntax error. */
+/*
+ * The rest of an instruction, from the shape: 0, -1 on a syntax error
+ * (the reader must recover), -2 when the instruction was read to its end
+ * but is wrong (a missing attribute, shape inference).
+ */
 static int
 instr_body(Parser *p, HloInstr *in)
 {
@@ -294,9 +292,10 @@ instr_body(Parser *p, HloInstr *in)
 	}
 	if (p->tok.kind != '}' && p->tok.kind != HK_EOF && !p->tok.bol)
 		return hp_expect(p, ',', "',' or a new line"), -1;
+	/* read to its end: a failure from here on needs no recovery */
 	if (hp_check_required(p, in) != 0)
-		return -1;
-	return has_shape ? 0 : infer(p, in);
+		return -2;
+	return has_shape ? 0 : infer(p, in) ? -2 : 0;
 }
 
 /* The instruction's name: "NAME =" or "NAME=" (lexed as one token). */
@@ -326,7 +325,7 @@ static void
 instruction(Parser *p)
 {
 	HloComp *c = p->comp;
-	int is_root = 0, prev;
+	int is_root = 0, prev, rc;
 	const char *name;
 	HloInstr *in;
 	Loc at;
@@ -345,9 +344,10 @@ instruction(Parser *p)
 	}
 	in = hlo_instr_new(p->m, c, HLO_INVALID, name);
 	in->loc = at;
-	if (instr_body(p, in) != 0) {
+	if ((rc = instr_body(p, in)) != 0) {
 		in->op = HLO_INVALID;
-		recover(p);
+		if (rc == -1)
+			recover(p);
 	} else if (in->op == HLO_PARAMETER)
 		c->nparam++;
 	if (is_root) {
@@ -518,8 +518,10 @@ header(Parser *p)
 	}
 }
 
-HloModule *
-hlo_read(Diag *d, int file, Arena *a, Strtab *strs)
+/* One module: the text [from, to) of the file, starting at 'line'. */
+static HloModule *
+read_one(Diag *d, int file, Arena *a, Strtab *strs, size_t from, size_t to,
+    int line)
 {
 	Parser p;
 	int base = d->nerror;
@@ -528,6 +530,9 @@ hlo_read(Diag *d, int file, Arena *a, Strtab *strs)
 	p.d = d;
 	p.m = hlo_module_new(a, strs);
 	hlex_init(&p.lx, d, file);
+	p.lx.pos = from;
+	p.lx.len = to;
+	p.lx.line = line;
 	hp_next(&p);
 	if (hp_is(&p, "HloModule"))
 		header(&p);
@@ -542,4 +547,59 @@ hlo_read(Diag *d, int file, Arena *a, Strtab *strs)
 	if (p.m->entry < 0)
 		p.m->entry = p.m->comp.n - 1;
 	return d->nerror > base ? NULL : p.m;
+}
+
+/*
+ * The offset of the next "// -----" line at or after 'from' (lit's
+ * --split-input-file separator, which --emit=hlo writes between
+ * modules), or 'len'; *line counts the lines passed.
+ */
+static size_t
+next_split(const char *s, size_t from, size_t len, int *line)
+{
+	size_t i = from, j;
+
+	while (i < len) {
+		for (j = i; j < len && (s[j] == ' ' || s[j] == '\t'); j++)
+			;
+		if (len - j >= 8 && memcmp(s + j, "// -----", 8) == 0)
+			return i;
+		while (i < len && s[i] != '\n')
+			i++;
+		if (i < len) {
+			i++;
+			++*line;
+		}
+	}
+	return len;
+}
+
+HloModule *
+hlo_read(Diag *d, int file, Arena *a, Strtab *strs)
+{
+	const SrcFile *f = srcmgr_file(d->sm, file);
+	const char *s = f ? f->text : "";
+	size_t len = f ? f->len : 0, from = 0, to;
+	HloModule *first = NULL, **link = &first;
+	int line = 1, start, failed = 0;
+
+	do {
+		start = line;
+		to = next_split(s, from, len, &line);
+		*link = read_one(d, file, a, strs, from, to, start);
+		if (!*link)
+			failed = 1;
+		else
+			link = &(*link)->next;
+		if (to < len) {		/* past the separator line */
+			while (to < len && s[to] != '\n')
+				to++;
+			if (to < len) {
+				to++;
+				line++;
+			}
+		}
+		from = to;
+	} while (from < len);
+	return failed ? NULL : first;
 }

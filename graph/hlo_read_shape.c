@@ -269,6 +269,8 @@ float_value(Parser *p, HloType t, double *v)
 		*v = (float)*v;
 	else if (t == HT_BF16)
 		*v = hlo_bf16_to_f32(hlo_f32_to_bf16((float)*v));
+	else if (t == HT_F16)
+		*v = hlo_f16_to_f32(hlo_f32_to_f16((float)*v));
 	return 0;
 }
 
@@ -306,9 +308,22 @@ scalar(Parser *p, HloType t, Vals *vals)
 static int
 elided(Parser *p)
 {
-	hp_error(p, p->tok.loc, "elided constant '{...}' cannot be read: "
-	    "its values are not in the text");
+	hp_error(p, p->tok.loc, "a constant elided in part cannot be read: "
+	    "only a whole '{...}' stands for unknown values");
 	return -1;
+}
+
+/* The '{' just lexed opens "{...}" (the text after it is "..."). */
+static int
+elided_whole(const Parser *p)
+{
+	const char *s = p->lx.src;
+	size_t i = p->tok.end, n = p->lx.len;
+
+	while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' ||
+	    s[i] == '\r'))
+		i++;
+	return i + 3 <= n && memcmp(s + i, "...", 3) == 0;
 }
 
 /* Dimension d of the literal: "{" elements "}", or a scalar at the end. */
@@ -353,6 +368,14 @@ hp_literal(Parser *p, HloInstr *in)
 	if (in->shape.type == HT_TUPLE) {
 		hp_error(p, p->tok.loc, "tuple constants are not supported");
 		return -1;
+	}
+	if (p->tok.kind == '{' && elided_whole(p)) {
+		hp_next(p);
+		hp_next(p);
+		if (!hp_expect(p, '}', "'}' after '...'"))
+			return -1;
+		in->lit.elided = 1;
+		return 0;
 	}
 	if (level(p, &in->shape, 0, &vals) != 0)
 		return -1;

@@ -2,7 +2,9 @@
  * infer.c - HLO shape inference: the operand rules of each opcode and,
  * where XLA can infer it (elementwise ops, compare, select, transpose,
  * slice, concatenate, reduce, dot, tuple, get-tuple-element, call,
- * copy-done), the result shape.  The reader uses it for instructions
+ * copy-done, pad, reverse, dynamic-update-slice, scatter, sort, while,
+ * conditional, opt-barrier), the result shape.  The reader uses it for
+ * instructions
  * written without a shape, the verifier to check every instruction.
  */
 #include <stdarg.h>
@@ -84,6 +86,13 @@ same2(Ctx *x, int i, int j)
 		return fail(x, "operands of '%s' differ: %s and %s", opname(x),
 		    str(opnd(x, i)), str(opnd(x, j)));
 	return HLO_INFER_OK;
+}
+
+static int
+same_dims_(const HloShape *a, const HloShape *b)
+{
+	return a->rank == b->rank &&
+	    !memcmp(a->dim, b->dim, (size_t)a->rank * sizeof a->dim[0]);
 }
 
 static int
@@ -430,6 +439,267 @@ copy_done(Ctx *x)
 	return HLO_INFER_OK;
 }
 
+/* pad(x, value), padding=lo_hi_interior x ... (negative lo/hi crop). */
+static int
+pad(Ctx *x)
+{
+	const HloShape *a = opnd(x, 0), *v = opnd(x, 1);
+	int64_t lo[HLO_MAXRANK], hi[HLO_MAXRANK], in[HLO_MAXRANK];
+	HloShape s = *a;
+	int i;
+
+	if (v->rank != 0 || v->type != a->type)
+		return fail(x, "the padding value of 'pad' must be a %s scalar, "
+		    "not %s", hlo_type_name(a->type), str(v));
+	if (hlo_padding_text(hlo_attr_get(x->in, "padding"), a->rank, lo, hi,
+	    in) != 0)
+		return fail(x, "'pad' needs padding=lo_hi[_interior] for each "
+		    "of its %d dimensions", a->rank);
+	for (i = 0; i < a->rank; i++) {
+		int64_t d = a->dim[i];
+		s.dim[i] = lo[i] + hi[i] + d + (d > 0 ? (d - 1) * in[i] : 0);
+		if (in[i] < 0 || s.dim[i] < 0)
+			return fail(x, "padding of 'pad' gives dimension %d a "
+			    "negative size", i);
+	}
+	return set(x, &s);
+}
+
+/* Operands from 'first' on are integer scalars (dynamic-slice starts). */
+static int
+starts(Ctx *x, int first, int rank)
+{
+	int i, n = x->in->noperand - first;
+
+	if (n != rank && !(n == 1 && opnd(x, first)->rank == 1 &&
+	    opnd(x, first)->dim[0] == rank))
+		return fail(x, "'%s' needs %d start indices, not %d", opname(x),
+		    rank, n);
+	for (i = first; i < x->in->noperand; i++)
+		if (!hlo_type_is_int(opnd(x, i)->type))
+			return fail(x, "start index %d of '%s' must be an "
+			    "integer, not %s", i - first, opname(x),
+			    str(opnd(x, i)));
+	return HLO_INFER_OK;
+}
+
+static int
+dynamic_slice(Ctx *x)
+{
+	const HloShape *a = opnd(x, 0);
+	int64_t sz[HLO_MAXRANK];
+	int i;
+
+	if (x->in->noperand < 1 || starts(x, 1, a->rank))
+		return HLO_INFER_ERROR;
+	if (hlo_attr_ints(x->in, "dynamic_slice_sizes", sz, HLO_MAXRANK) !=
+	    a->rank)
+		return fail(x, "'dynamic-slice' needs dynamic_slice_sizes= with "
+		    "%d sizes", a->rank);
+	for (i = 0; i < a->rank; i++)
+		if (sz[i] < 0 || sz[i] > a->dim[i])
+			return fail(x, "slice size %lld does not fit "
+			    "dimension %d of %s", (long long)sz[i], i, str(a));
+	return HLO_INFER_NONE;
+}
+
+static int
+dynamic_update_slice(Ctx *x)
+{
+	const HloShape *a, *u;
+	int i;
+
+	if (x->in->noperand < 2)
+		return fail(x, "'dynamic-update-slice' needs an operand, an "
+		    "update and start indices");
+	a = opnd(x, 0);
+	u = opnd(x, 1);
+	if (starts(x, 2, a->rank))
+		return HLO_INFER_ERROR;
+	if (u->type != a->type || u->rank != a->rank)
+		return fail(x, "the update %s of 'dynamic-update-slice' does "
+		    "not match %s", str(u), str(a));
+	for (i = 0; i < a->rank; i++)
+		if (u->dim[i] > a->dim[i])
+			return fail(x, "the update %s of 'dynamic-update-slice' "
+			    "is larger than %s", str(u), str(a));
+	return set(x, a);
+}
+
+static int
+reverse(Ctx *x)
+{
+	if (dimlist(x, &x->in->dims, opnd(x, 0)->rank, "dimensions"))
+		return HLO_INFER_ERROR;
+	return set(x, opnd(x, 0));
+}
+
+/* The computation's parameters are 'n' scalars; its root has 'root'. */
+static int
+scalar_comp(Ctx *x, const HloComp *f, int n, const char *what)
+{
+	int i;
+
+	if (!f || f->nparam != n)
+		return fail(x, "the %s of '%s' must take %d parameters", what,
+		    opname(x), n);
+	for (i = 0; i < n; i++) {
+		const HloInstr *p = hlo_param(f, i);
+		if (!p || p->shape.type == HT_TUPLE || p->shape.rank != 0)
+			return fail(x, "parameter %d of the %s of '%s' must be "
+			    "a scalar", i, what, opname(x));
+	}
+	return HLO_INFER_OK;
+}
+
+/* sort(x...): arrays of one shape; a comparator of 2n scalars. */
+static int
+sort(Ctx *x)
+{
+	HloShape el[HLO_MAXDEPTH];
+	HloShape s;
+	int n = x->in->noperand, i;
+
+	if (n < 1 || n > HLO_MAXDEPTH)
+		return fail(x, "'sort' takes 1 to %d operands", HLO_MAXDEPTH);
+	for (i = 0; i < n; i++) {
+		el[i] = *opnd(x, i);
+		memset(&el[i].layout, 0, sizeof el[i].layout);
+		if (!same_dims_(opnd(x, i), opnd(x, 0)))
+			return fail(x, "operands of 'sort' differ: %s and %s",
+			    str(opnd(x, 0)), str(opnd(x, i)));
+	}
+	if (x->in->dims.n != 1 || dimlist(x, &x->in->dims, el[0].rank,
+	    "dimensions"))
+		return x->in->dims.n != 1 ? fail(x, "'sort' needs exactly one "
+		    "dimension") : HLO_INFER_ERROR;
+	if (scalar_comp(x, callee(x), 2 * n, "comparator"))
+		return HLO_INFER_ERROR;
+	if (n == 1)
+		return set(x, &el[0]);
+	s = hlo_shape_tuple(x->m->arena, el, n);
+	return set(x, &s);
+}
+
+/* scatter(operand, indices, updates): one operand, a 2-scalar combiner. */
+static int
+scatter(Ctx *x)
+{
+	if (x->in->noperand != 3)
+		return fail(x, "'scatter' with %d operands is not supported "
+		    "(one operand, indices and updates)", x->in->noperand);
+	if (!hlo_type_is_int(opnd(x, 1)->type))
+		return fail(x, "the indices of 'scatter' must be integers, not "
+		    "%s", str(opnd(x, 1)));
+	if (opnd(x, 2)->type != opnd(x, 0)->type)
+		return fail(x, "the updates %s of 'scatter' do not match %s",
+		    str(opnd(x, 2)), str(opnd(x, 0)));
+	if (scalar_comp(x, callee(x), 2, "combiner"))
+		return HLO_INFER_ERROR;
+	return set(x, opnd(x, 0));
+}
+
+static int
+reduce_window(Ctx *x)
+{
+	int k = x->in->noperand / 2, i;
+
+	if (x->in->noperand < 2 || x->in->noperand % 2 || k > HLO_MAXDEPTH)
+		return fail(x, "'reduce-window' takes inputs and as many init "
+		    "values, not %d operands", x->in->noperand);
+	for (i = 1; i < k; i++)
+		if (!same_dims_(opnd(x, i), opnd(x, 0)))
+			return fail(x, "inputs of 'reduce-window' differ: %s and "
+			    "%s", str(opnd(x, 0)), str(opnd(x, i)));
+	for (i = 0; i < k; i++)
+		if (opnd(x, k + i)->rank != 0 ||
+		    opnd(x, k + i)->type != opnd(x, i)->type)
+			return fail(x, "init value %d of 'reduce-window' must "
+			    "be a %s scalar", i,
+			    hlo_type_name(opnd(x, i)->type));
+	if (scalar_comp(x, callee(x), 2 * k, "reducer"))
+		return HLO_INFER_ERROR;
+	return HLO_INFER_NONE;
+}
+
+/* A computation named by attribute 'attr' with one parameter of shape p. */
+static const HloComp *
+named(Ctx *x, const char *attr, const HloShape *p, int *rc)
+{
+	int k = hlo_attr_comp(x->m, x->in, attr);
+	const HloComp *f = k >= 0 ? x->m->comp.v[k] : NULL;
+	const HloInstr *p0 = f ? hlo_param(f, 0) : NULL;
+
+	*rc = HLO_INFER_OK;
+	if (!f || !root_shape(f))
+		*rc = fail(x, "'%s' needs %s= naming a computation defined "
+		    "before it", opname(x), attr);
+	else if (f->nparam != 1 || !p0 || !hlo_shape_same(&p0->shape, p))
+		*rc = fail(x, "the %s computation '%s' of '%s' must take one "
+		    "parameter of shape %s", attr, f->name, opname(x), str(p));
+	return *rc ? NULL : f;
+}
+
+static int
+while_(Ctx *x)
+{
+	const HloShape *a = opnd(x, 0), *r;
+	const HloComp *cond, *body;
+	int rc;
+
+	if (!(cond = named(x, "condition", a, &rc)))
+		return rc;
+	if (!(body = named(x, "body", a, &rc)))
+		return rc;
+	r = root_shape(cond);
+	if (r->type != HT_PRED || r->rank != 0)
+		return fail(x, "the condition '%s' of 'while' must return "
+		    "pred[], not %s", cond->name, str(r));
+	if (!hlo_shape_same(root_shape(body), a))
+		return fail(x, "the body '%s' of 'while' returns %s, not %s",
+		    body->name, str(root_shape(body)), str(a));
+	return set(x, a);
+}
+
+static int
+conditional(Ctx *x)
+{
+	int br[64], n, i, rc;
+	const HloShape *t;
+
+	if (x->in->noperand < 1)
+		return fail(x, "'conditional' needs a branch index");
+	t = opnd(x, 0);
+	n = hlo_branches(x->m, x->in, br, 64);
+	if (n < 0)
+		return fail(x, "'conditional' needs true_computation= and "
+		    "false_computation=, or branch_computations={...}, naming "
+		    "computations defined before it");
+	if (t->rank != 0 || (hlo_attr_get(x->in, "branch_computations") ?
+	    t->type != HT_S32 : t->type != HT_PRED))
+		return fail(x, "the branch index of 'conditional' must be %s, "
+		    "not %s", hlo_attr_get(x->in, "branch_computations") ?
+		    "s32[]" : "pred[]", str(t));
+	if (x->in->noperand != n + 1)
+		return fail(x, "'conditional' with %d branches takes %d "
+		    "operands, not %d", n, n + 1, x->in->noperand);
+	for (i = 0; i < n; i++) {
+		const HloComp *f = x->m->comp.v[br[i]];
+		const HloInstr *p = hlo_param(f, 0);
+		if (!root_shape(f) || f->nparam != 1 || !p ||
+		    !hlo_shape_same(&p->shape, opnd(x, i + 1)))
+			return fail(x, "branch '%s' of 'conditional' must take "
+			    "one parameter of shape %s", f->name,
+			    str(opnd(x, i + 1)));
+		if (!hlo_shape_same(root_shape(f),
+		    root_shape(x->m->comp.v[br[0]])))
+			return fail(x, "the branches of 'conditional' return "
+			    "different shapes");
+	}
+	rc = set(x, root_shape(x->m->comp.v[br[0]]));
+	return rc;
+}
+
 static int
 other(Ctx *x)
 {
@@ -456,8 +726,22 @@ other(Ctx *x)
 	case HLO_GTE: return gte(x);
 	case HLO_FUSION: case HLO_CALL: return calls(x);
 	case HLO_COPY_DONE: return copy_done(x);
+	case HLO_PAD: return arrays(x) ? HLO_INFER_ERROR : pad(x);
+	case HLO_REVERSE: return arrays(x) ? HLO_INFER_ERROR : reverse(x);
+	case HLO_DYNAMIC_SLICE:
+		return arrays(x) ? HLO_INFER_ERROR : dynamic_slice(x);
+	case HLO_DYNAMIC_UPDATE_SLICE:
+		return arrays(x) ? HLO_INFER_ERROR : dynamic_update_slice(x);
+	case HLO_SORT: return arrays(x) ? HLO_INFER_ERROR : sort(x);
+	case HLO_SCATTER: return arrays(x) ? HLO_INFER_ERROR : scatter(x);
+	case HLO_REDUCE_WINDOW:
+		return arrays(x) ? HLO_INFER_ERROR : reduce_window(x);
+	case HLO_WHILE: return while_(x);
+	case HLO_CONDITIONAL: return conditional(x);
+	case HLO_OPT_BARRIER: return set(x, opnd(x, 0));
 	case HLO_CONVERT: case HLO_BROADCAST: case HLO_RESHAPE:
-	case HLO_BITCAST: case HLO_COPY_START:
+	case HLO_BITCAST: case HLO_COPY_START: case HLO_BITCAST_CONVERT:
+	case HLO_GATHER: case HLO_CONVOLUTION:
 		return arrays(x) ? HLO_INFER_ERROR : HLO_INFER_NONE;
 	default:
 		return HLO_INFER_NONE;

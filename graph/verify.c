@@ -64,6 +64,40 @@ layout_ok(const HloShape *s)
 	return 1;
 }
 
+/*
+ * Tiles: the first applies to the most-minor dimensions, so it has at
+ * least one and at most rank of them (a scalar takes one, {:T(128)}); a
+ * '*' combines with the next more-minor dimension, so it is never last.
+ * Later tiles re-tile the tiled shape and may have more dimensions.
+ */
+static const char *
+tiles_bad(const HloShape *s)
+{
+	const HloLayout *l = &s->layout;
+	const char *bad;
+	int i, j;
+
+	if (s->type == HT_TUPLE) {
+		for (i = 0; i < s->ntuple; i++)
+			if ((bad = tiles_bad(&s->elem[i])))
+				return bad;
+		return NULL;
+	}
+	if (!l->has || l->ntile == 0)
+		return NULL;
+	if (l->tile[0].n < 1 || l->tile[0].n > (s->rank ? s->rank : 1))
+		return "its first tile must cover 1 to rank dimensions";
+	for (i = 0; i < l->ntile; i++) {
+		const HloTile *t = &l->tile[i];
+		if (t->n < 1)
+			return "a tile has no dimensions";
+		for (j = 0; j < t->n; j++)
+			if (t->d[j] == -1 && j == t->n - 1)
+				return "a tile's most-minor size cannot be '*'";
+	}
+	return NULL;
+}
+
 static const HloShape *
 opnd(const HloComp *c, const HloInstr *in, int i)
 {
@@ -129,7 +163,27 @@ written(const HloModule *m, const HloComp *c, const HloInstr *in)
 		    (int64_t)hlo_type_size(s->type) == hlo_shape_elems(a) *
 		    (int64_t)hlo_type_size(a->type) ? NULL :
 		    "'bitcast' must keep the size in bytes";
+	case HLO_BITCAST_CONVERT:
+		if (s->type == HT_TUPLE)
+			return "a bitcast-convert result must be an array";
+		return hlo_type_size(s->type) != hlo_type_size(a->type) ||
+		    same_dims(s, a) ? NULL : "'bitcast-convert' between types "
+		    "of one width cannot change the dimensions";
+	case HLO_DYNAMIC_SLICE: {
+		int64_t sz[HLO_MAXRANK];
+		int n = hlo_attr_ints(in, "dynamic_slice_sizes", sz,
+		    HLO_MAXRANK);
+		return s->type == a->type && n == s->rank &&
+		    !memcmp(sz, s->dim, (size_t)n * sizeof *sz) ? NULL :
+		    "the result of 'dynamic-slice' must have the operand's "
+		    "type and dynamic_slice_sizes";
+	}
 	case HLO_FUSION:
+		if (!in->kind || (strcmp(in->kind, "kLoop") &&
+		    strcmp(in->kind, "kInput") && strcmp(in->kind, "kOutput") &&
+		    strcmp(in->kind, "kCustom")))
+			return "the kind of 'fusion' must be kLoop, kInput, "
+			    "kOutput or kCustom";
 		if (in->callee < 0 || in->callee >= m->comp.n)
 			return "'fusion' has no called computation";
 		f = m->comp.v[in->callee];
@@ -162,6 +216,8 @@ instr(V *v, const HloComp *c, const HloInstr *in)
 	if (!layout_ok(&in->shape))
 		err(v, in->loc, "layout of '%s' is not a permutation of its %d "
 		    "dimensions", in->name, in->shape.rank);
+	else if ((bad = tiles_bad(&in->shape)))
+		err(v, in->loc, "layout of '%s': %s", in->name, bad);
 	rc = hlo_infer_shape(v->m, c, in, &s, why, sizeof why);
 	if (rc == HLO_INFER_ERROR)
 		err(v, in->oploc, "%s", why[0] ? why : "invalid instruction");

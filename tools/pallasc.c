@@ -688,8 +688,8 @@ static int
 compile_hlo(const Options *o, Diag *d, Arena *a, Strtab *strs, Buf *out)
 {
 	Buf in = {0};
-	HloModule *m;
-	int rc = read_file(o->input, &in);
+	HloModule *m, *x;
+	int rc = read_file(o->input, &in), bad;
 
 	if (o->run.run && !o->run.interpret) {
 		buf_free(&in);
@@ -713,15 +713,25 @@ compile_hlo(const Options *o, Diag *d, Arena *a, Strtab *strs, Buf *out)
 	m = hlo_read(d, srcmgr_add(d->sm, o->input, in.p ? in.p : "", in.n),
 	    a, strs);
 	buf_free(&in);
-	if (!m || hlo_verify(m, d) != 0)
+	/* A file of several "// -----" separated modules (--emit=hlo's
+	   output for several funcs): every one is checked and printed;
+	   --run runs the first. */
+	for (x = m, bad = !m; x; x = x->next)
+		bad |= hlo_verify(x, d) != 0;
+	if (bad)
 		return EXIT_USER;
-	if (o->run.opt && hlo_opt_emit(&o->run, m, mach_preset(o->preset),
-	    o->input, d, out) != EXIT_OK)
-		return EXIT_USER;
-	if (o->emit == EMIT_HLO)
-		hlo_print(out, m);
-	else if (o->run.run)
-		return hlo_run_module(&o->run, m, o->input, a, out);
+	if (o->emit != EMIT_HLO && !o->run.opt)
+		return o->run.run ? hlo_run_module(&o->run, m, o->input, a,
+		    out) : d->nerror ? EXIT_USER : EXIT_OK;
+	for (x = m; x; x = x->next) {
+		if (x != m)
+			buf_puts(out, "\n// -----\n\n");
+		if (!o->run.opt)
+			hlo_print(out, x);
+		else if (hlo_opt_emit(&o->run, x, mach_preset(o->preset),
+		    o->input, d, out) != EXIT_OK)
+			return EXIT_USER;
+	}
 	return d->nerror ? EXIT_USER : EXIT_OK;
 }
 

@@ -310,14 +310,14 @@ START_TEST(errors_recover_to_the_next_instruction)
 	    "  p = f32[4] parameter(0)\n"
 	    "  a = f32[4] add(p, p, , )\n"
 	    "  b = f32[4] negate(a)\n"
-	    "  c = f32[4] convolution(b)\n"
+	    "  c = f32[4] cholesky(b)\n"
 	    "  d = f32[4] negate(c)\n"
 	    "  ROOT e = f32[4] negate(nothing)\n}\n"));
 	ck_assert_int_eq(f.d.nerror, 3);
 	ck_assert_ptr_nonnull(strstr(f.err, "m.hlo:3:24: error: expected an "
 	    "operand name, found ','"));
 	ck_assert_ptr_nonnull(strstr(f.err, "m.hlo:5:14: error: unsupported "
-	    "HLO opcode 'convolution'"));
+	    "HLO opcode 'cholesky'"));
 	ck_assert_ptr_nonnull(strstr(f.err, "m.hlo:7:26: error: use of "
 	    "undefined value 'nothing'"));
 	fx_free(&f);
@@ -326,6 +326,41 @@ END_TEST
 
 /* Found by fuzz_hlo: a NUL byte inside a verbatim value broke the round
    trip; the text now ends at a NUL, with an error. */
+START_TEST(elided_constants_and_several_modules)
+{
+	static const char text[] = "HloModule a\n\nENTRY main {\n"
+	    "  ROOT c = pred[8,16] constant({...})\n}\n"
+	    "// -----\n"
+	    "HloModule b\n\nENTRY main {\n"
+	    "  ROOT c = f16[2] constant({1.5, 65504})\n}\n";
+	HloModule *m;
+	Fx f;
+
+	fx_init(&f);
+	m = fx_parse(&f, text);
+	ck_assert_msg(m != NULL, "%s", f.err);
+	ck_assert_int_eq(hlo_verify(m, &f.d), 0);
+	ck_assert_str_eq(m->name, "a");
+	ck_assert(hlo_entry(m)->instr.v[0]->lit.elided);
+	ck_assert_int_eq(hlo_entry(m)->instr.v[0]->lit.n, 0);
+	ck_assert_str_eq(fx_print(&f, m), "HloModule a\n\nENTRY main {\n"
+	    "  ROOT c = pred[8,16] constant({...})\n}\n");
+	ck_assert_ptr_nonnull(m->next);
+	ck_assert_str_eq(m->next->name, "b");
+	ck_assert_ptr_null(m->next->next);
+	/* shortest text that reads back to the same f16 */
+	ck_assert_str_eq(fx_print(&f, m->next), "HloModule b\n\nENTRY main {\n"
+	    "  ROOT c = f16[2] constant({1.5, 6.55e+04})\n}\n");
+	/* a later module's errors are located in the whole file */
+	ck_assert_ptr_null(fx_parse(&f, "ENTRY e {\n  ROOT c = f32[] "
+	    "constant(1)\n}\n// -----\nENTRY e {\n  ROOT c = f32[] "
+	    "negate(q)\n}\n"));
+	ck_assert_ptr_nonnull(strstr(f.err, "m.hlo:6:25: error: use of "
+	    "undefined value 'q'"));
+	fx_free(&f);
+}
+END_TEST
+
 START_TEST(nul_byte_is_an_error)
 {
 	static const char text[] = "ENTRY e {\n  ROOT p = f32[] parameter(0),"
@@ -457,6 +492,7 @@ suite(void)
 	tcase_add_test(t, diagnostic_names_opcode_and_position);
 	tcase_add_test(t, errors_recover_to_the_next_instruction);
 	tcase_add_test(t, nul_byte_is_an_error);
+	tcase_add_test(t, elided_constants_and_several_modules);
 	tcase_add_test(t, verifier_checks_written_shapes);
 	tcase_add_test(t, prefixes_never_crash);
 	tcase_add_test(t, mutations_never_crash);

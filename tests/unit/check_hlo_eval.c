@@ -573,6 +573,558 @@ START_TEST(corpus_copy_and_bitcast)
 }
 END_TEST
 
+/* ------------------------------------------- types, new opcodes */
+
+static HloBuf
+buf_of(HloType t, int rank, const int64_t *dim, const void *data)
+{
+	HloBuf b = hlo_buf_new(t, rank, dim);
+
+	memcpy(b.data, data, (size_t)hlo_buf_elems(&b) * hlo_type_size(t));
+	return b;
+}
+
+static void
+run_text(Fx *f, const char *text, HloBuf *args, int nargs)
+{
+	int i;
+
+	load_text(f, text, strlen(text));
+	run(f, args, nargs);
+	for (i = 0; i < nargs; i++)
+		hlo_buf_free(&args[i]);
+}
+
+START_TEST(f16_conversion_rounds_to_nearest_even)
+{
+	/* 1 + 2^-11 is half-way between 1 and 1 + 2^-10: even is 1. */
+	ck_assert_uint_eq(hlo_f32_to_f16(1.0f), 0x3c00);
+	ck_assert_uint_eq(hlo_f32_to_f16(1.0f + 0x1p-11f), 0x3c00);
+	ck_assert_uint_eq(hlo_f32_to_f16(1.0f + 0x3p-11f), 0x3c02);
+	ck_assert_uint_eq(hlo_f32_to_f16(-2.0f), 0xc000);
+	ck_assert_uint_eq(hlo_f32_to_f16(65504.0f), 0x7bff);
+	ck_assert_uint_eq(hlo_f32_to_f16(65519.0f), 0x7bff);
+	ck_assert_uint_eq(hlo_f32_to_f16(65520.0f), 0x7c00);
+	ck_assert_uint_eq(hlo_f32_to_f16(0x1p-24f), 0x0001);
+	ck_assert_uint_eq(hlo_f32_to_f16(0x1p-25f), 0x0000);
+	ck_assert_uint_eq(hlo_f32_to_f16(0x3p-25f), 0x0002);
+	ck_assert_uint_eq(hlo_f32_to_f16(0x1p-14f), 0x0400);
+	ck_assert_uint_eq(hlo_f32_to_f16(NAN) & 0x7e00, 0x7e00);
+	ck_assert(hlo_f16_to_f32(0x3c01) == 1.0f + 0x1p-10f);
+	ck_assert(hlo_f16_to_f32(0x0001) == 0x1p-24f);
+	ck_assert(hlo_f16_to_f32(0xfc00) == -INFINITY);
+	ck_assert(hlo_f16_to_f32(0x7bff) == 65504.0f);
+}
+END_TEST
+
+START_TEST(f16_u32_s64_u8_arithmetic)
+{
+	static const char text[] = "ENTRY e {\n"
+	    "  h = f16[4] parameter(0)\n  g = f16[4] parameter(1)\n"
+	    "  u = u32[3] parameter(2)\n  v = u32[3] parameter(3)\n"
+	    "  s = s64[2] parameter(4)\n  t = s64[2] parameter(5)\n"
+	    "  b = u8[2] parameter(6)\n  c = u8[2] parameter(7)\n"
+	    "  hg = f16[4] add(h, g)\n  uv = u32[3] add(u, v)\n"
+	    "  um = u32[3] multiply(u, v)\n  st = s64[2] multiply(s, t)\n"
+	    "  bc = u8[2] add(b, c)\n  hf = f32[4] convert(hg)\n"
+	    "  ROOT r = (f16[4], u32[3], u32[3], s64[2], u8[2], f32[4]) "
+	    "tuple(hg, uv, um, st, bc, hf)\n}\n";
+	static const int64_t d4[] = { 4 }, d3[] = { 3 }, d2[] = { 2 };
+	/* 1 + 2^-11 ties to 1; 65504 + 16 = 65520 rounds to inf;
+	   subnormals add exactly; 1 + 3 * 2^-11 ties to 0x3c02. */
+	uint16_t h[4], g[4];
+	static const uint16_t hg[] = { 0x3c00, 0x7c00, 0x0002, 0x3c02 };
+	static const uint32_t u[] = { 4294967295u, 65536, 7 };
+	static const uint32_t v[] = { 1, 65536, 3 };
+	static const int64_t s[] = { (int64_t)1 << 40, -3 };
+	static const int64_t t[] = { (int64_t)1 << 10, (int64_t)1 << 40 };
+	static const uint8_t b[] = { 200, 255 }, c[] = { 100, 1 };
+	HloBuf args[8];
+	Fx f;
+	int i;
+
+	h[0] = 0x3c00; g[0] = hlo_f32_to_f16(0x1p-11f);
+	h[1] = 0x7bff; g[1] = hlo_f32_to_f16(16.0f);
+	h[2] = 0x0001; g[2] = 0x0001;	/* 2^-24 + 2^-24 = 2^-23 */
+	h[3] = 0x3c00; g[3] = hlo_f32_to_f16(0x3p-11f);
+	args[0] = buf_of(HT_F16, 1, d4, h);
+	args[1] = buf_of(HT_F16, 1, d4, g);
+	args[2] = buf_of(HT_U32, 1, d3, u);
+	args[3] = buf_of(HT_U32, 1, d3, v);
+	args[4] = buf_of(HT_S64, 1, d2, s);
+	args[5] = buf_of(HT_S64, 1, d2, t);
+	args[6] = buf_of(HT_U8, 1, d2, b);
+	args[7] = buf_of(HT_U8, 1, d2, c);
+	run_text(&f, text, args, 8);
+	ck_assert_int_eq(f.nres, 6);
+	for (i = 0; i < 4; i++) {
+		uint16_t want = hg[i];
+		ck_assert_uint_eq(((uint16_t *)f.res[0].data)[i], want);
+		ck_assert(((float *)f.res[5].data)[i] == hlo_f16_to_f32(want));
+	}
+	ck_assert_uint_eq(((uint32_t *)f.res[1].data)[0], 0);
+	ck_assert_uint_eq(((uint32_t *)f.res[1].data)[1], 131072);
+	ck_assert_uint_eq(((uint32_t *)f.res[2].data)[1], 0);	/* 2^32 */
+	ck_assert_uint_eq(((uint32_t *)f.res[2].data)[2], 21);
+	ck_assert(((int64_t *)f.res[3].data)[0] == (int64_t)1 << 50);
+	ck_assert(((int64_t *)f.res[3].data)[1] == -((int64_t)3 << 40));
+	ck_assert_uint_eq(((uint8_t *)f.res[4].data)[0], 44);	/* 300 */
+	ck_assert_uint_eq(((uint8_t *)f.res[4].data)[1], 0);
+	fx_free(&f);
+}
+END_TEST
+
+START_TEST(shifts_follow_xla)
+{
+	static const char text[] = "ENTRY e {\n"
+	    "  a = s32[6] parameter(0)\n  n = s32[6] parameter(1)\n"
+	    "  l = s32[6] shift-left(a, n)\n"
+	    "  rl = s32[6] shift-right-logical(a, n)\n"
+	    "  ra = s32[6] shift-right-arithmetic(a, n)\n"
+	    "  b = u8[2] parameter(2)\n  m = u8[2] parameter(3)\n"
+	    "  bl = u8[2] shift-left(b, m)\n"
+	    "  ROOT r = (s32[6], s32[6], s32[6], u8[2]) tuple(l, rl, ra, bl)\n"
+	    "}\n";
+	static const int64_t d6[] = { 6 }, d2[] = { 2 };
+	static const int32_t a[] = { 1, 1, -1, -8, 8, -8 };
+	static const int32_t n[] = { 31, 32, 28, 1, 40, -1 };
+	/* amounts >= 32 (and -1, which is 2^32 - 1 unsigned) give 0, or
+	   the sign for an arithmetic right shift */
+	static const int32_t l[] = { INT32_MIN, 0, -268435456, -16, 0, 0 };
+	static const int32_t rl[] = { 0, 0, 15, 2147483644, 0, 0 };
+	static const int32_t ra[] = { 0, 0, -1, -4, 0, -1 };
+	static const uint8_t b[] = { 0x81, 1 }, m[] = { 1, 8 };
+	HloBuf args[4];
+	Fx f;
+	int i;
+
+	args[0] = buf_of(HT_S32, 1, d6, a);
+	args[1] = buf_of(HT_S32, 1, d6, n);
+	args[2] = buf_of(HT_U8, 1, d2, b);
+	args[3] = buf_of(HT_U8, 1, d2, m);
+	run_text(&f, text, args, 4);
+	for (i = 0; i < 6; i++) {
+		ck_assert_int_eq(((int32_t *)f.res[0].data)[i], l[i]);
+		ck_assert_int_eq(((int32_t *)f.res[1].data)[i], rl[i]);
+		ck_assert_int_eq(((int32_t *)f.res[2].data)[i], ra[i]);
+	}
+	ck_assert_uint_eq(((uint8_t *)f.res[3].data)[0], 2);
+	ck_assert_uint_eq(((uint8_t *)f.res[3].data)[1], 0);
+	fx_free(&f);
+}
+END_TEST
+
+START_TEST(bitcast_convert_keeps_bits)
+{
+	static const char text[] = "ENTRY e {\n"
+	    "  x = f32[2] parameter(0)\n  i = s32[2] bitcast-convert(x)\n"
+	    "  k = s32[2] parameter(1)\n  y = f32[2] bitcast-convert(k)\n"
+	    "  ROOT r = (s32[2], f32[2]) tuple(i, y)\n}\n";
+	static const int64_t d[] = { 2 };
+	static const float x[] = { 1.0f, -0.0f };
+	static const int32_t k[] = { 0x40490fdb, 0x7f800000 };
+	HloBuf args[2];
+	Fx f;
+	float y0;
+	int32_t k0 = k[0];
+
+	args[0] = buf_of(HT_F32, 1, d, x);
+	args[1] = buf_of(HT_S32, 1, d, k);
+	run_text(&f, text, args, 2);
+	ck_assert_int_eq(((int32_t *)f.res[0].data)[0], 0x3f800000);
+	ck_assert_int_eq(((int32_t *)f.res[0].data)[1], INT32_MIN);
+	memcpy(&y0, &k0, sizeof y0);
+	ck_assert(at(&f.res[1], 0) == y0);
+	ck_assert(isinf(at(&f.res[1], 1)));
+	fx_free(&f);
+}
+END_TEST
+
+START_TEST(pad_reverse_dynamic_slices)
+{
+	/* x = {{1,2,3},{4,5,6}}; padding 1_0_1 on dim 0 (one row before,
+	   one between), -1_1 on dim 1 (drop column 0, one after). */
+	static const char text[] = "ENTRY e {\n"
+	    "  x = f32[2,3] parameter(0)\n  z = f32[] constant(9)\n"
+	    "  p = f32[4,3] pad(x, z), padding=1_0_1x-1_1\n"
+	    "  v = f32[2,3] reverse(x), dimensions={0,1}\n"
+	    "  i = s32[] parameter(1)\n  j = s32[] parameter(2)\n"
+	    "  d = f32[1,2] dynamic-slice(x, i, j), dynamic_slice_sizes={1,2}\n"
+	    "  u = f32[1,2] constant({ {7, 8} })\n"
+	    "  w = f32[2,3] dynamic-update-slice(x, u, i, j)\n"
+	    "  ROOT r = (f32[4,3], f32[2,3], f32[1,2], f32[2,3]) "
+	    "tuple(p, v, d, w)\n}\n";
+	static const int64_t d23[] = { 2, 3 };
+	static const float x[] = { 1, 2, 3, 4, 5, 6 };
+	static const float pad[] = { 9, 9, 9, 2, 3, 9, 9, 9, 9, 5, 6, 9 };
+	static const float rev[] = { 6, 5, 4, 3, 2, 1 };
+	/* starts (5, -3) clamp to (1, 0) */
+	static const float ds[] = { 4, 5 };
+	static const float dus[] = { 1, 2, 3, 7, 8, 6 };
+	int32_t i0 = 5, j0 = -3;
+	HloBuf args[3];
+	Fx f;
+	int k;
+
+	args[0] = buf_of(HT_F32, 2, d23, x);
+	args[1] = buf_of(HT_S32, 0, NULL, &i0);
+	args[2] = buf_of(HT_S32, 0, NULL, &j0);
+	run_text(&f, text, args, 3);
+	for (k = 0; k < 12; k++)
+		ck_assert(at(&f.res[0], k) == pad[k]);
+	for (k = 0; k < 6; k++) {
+		ck_assert(at(&f.res[1], k) == rev[k]);
+		ck_assert(at(&f.res[3], k) == dus[k]);
+	}
+	ck_assert(at(&f.res[2], 0) == ds[0] && at(&f.res[2], 1) == ds[1]);
+	fx_free(&f);
+}
+END_TEST
+
+START_TEST(gather_and_scatter_as_jax_emits_them)
+{
+	/* jnp.take(x, idx, axis=0) and x.at[idx].add(u) */
+	static const char text[] = "add {\n"
+	    "  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+	    "  ROOT s = f32[] add(a, b)\n}\n"
+	    "ENTRY e {\n"
+	    "  x = f32[4,3] parameter(0)\n  i = s32[2] parameter(1)\n"
+	    "  g = f32[2,3] gather(x, i), offset_dims={1}, "
+	    "collapsed_slice_dims={0}, start_index_map={0}, "
+	    "index_vector_dim=1, slice_sizes={1,3}\n"
+	    "  y = f32[4] parameter(2)\n  k = s32[3,1] parameter(3)\n"
+	    "  u = f32[3] parameter(4)\n"
+	    "  s = f32[4] scatter(y, k, u), update_window_dims={}, "
+	    "inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, "
+	    "index_vector_dim=1, to_apply=add\n"
+	    "  ROOT r = (f32[2,3], f32[4]) tuple(g, s)\n}\n";
+	static const int64_t d43[] = { 4, 3 }, d2[] = { 2 }, d4[] = { 4 };
+	static const int64_t d31[] = { 3, 1 }, d3[] = { 3 };
+	float x[12];
+	/* index 7 is clamped to row 3 by gather */
+	static const int32_t idx[] = { 7, 1 };
+	static const float y[] = { 1, 2, 3, 4 };
+	/* two updates of element 1, one out of range (skipped) */
+	static const int32_t k[] = { 1, 1, 9 };
+	static const float u[] = { 10, 5, 100 };
+	HloBuf args[5];
+	Fx f;
+	int i, j;
+
+	for (i = 0; i < 12; i++)
+		x[i] = (float)(10 * (i / 3) + i % 3);
+	args[0] = buf_of(HT_F32, 2, d43, x);
+	args[1] = buf_of(HT_S32, 1, d2, idx);
+	args[2] = buf_of(HT_F32, 1, d4, y);
+	args[3] = buf_of(HT_S32, 2, d31, k);
+	args[4] = buf_of(HT_F32, 1, d3, u);
+	run_text(&f, text, args, 5);
+	for (j = 0; j < 3; j++) {
+		ck_assert(at(&f.res[0], j) == x[3 * 3 + j]);
+		ck_assert(at(&f.res[0], 3 + j) == x[1 * 3 + j]);
+	}
+	ck_assert(at(&f.res[1], 0) == 1 && at(&f.res[1], 1) == 17);
+	ck_assert(at(&f.res[1], 2) == 3 && at(&f.res[1], 3) == 4);
+	fx_free(&f);
+}
+END_TEST
+
+START_TEST(sort_is_stable_with_two_operands)
+{
+	static const char text[] = "lt {\n"
+	    "  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+	    "  c = s32[] parameter(2)\n  d = s32[] parameter(3)\n"
+	    "  ROOT l = pred[] compare(a, b), direction=LT\n}\n"
+	    "ENTRY e {\n"
+	    "  k = f32[2,5] parameter(0)\n  v = s32[2,5] parameter(1)\n"
+	    "  ROOT s = (f32[2,5], s32[2,5]) sort(k, v), dimensions={1}, "
+	    "is_stable=true, to_apply=lt\n}\n";
+	static const int64_t d[] = { 2, 5 };
+	static const float k[] = { 3, 1, 2, 1, 0, 5, 5, 4, 5, 4 };
+	static const int32_t v[] = { 0, 1, 2, 3, 4, 0, 1, 2, 3, 4 };
+	static const float ks[] = { 0, 1, 1, 2, 3, 4, 4, 5, 5, 5 };
+	static const int32_t vs[] = { 4, 1, 3, 2, 0, 2, 4, 0, 1, 3 };
+	HloBuf args[2];
+	Fx f;
+	int i;
+
+	args[0] = buf_of(HT_F32, 2, d, k);
+	args[1] = buf_of(HT_S32, 2, d, v);
+	run_text(&f, text, args, 2);
+	for (i = 0; i < 10; i++) {
+		ck_assert(at(&f.res[0], i) == ks[i]);
+		ck_assert_int_eq(((int32_t *)f.res[1].data)[i], vs[i]);
+	}
+	fx_free(&f);
+}
+END_TEST
+
+START_TEST(reduce_window_sums_and_maxes)
+{
+	static const char text[] = "add {\n"
+	    "  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+	    "  ROOT s = f32[] add(a, b)\n}\n"
+	    "max {\n"
+	    "  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+	    "  ROOT s = f32[] maximum(a, b)\n}\n"
+	    "ENTRY e {\n"
+	    "  x = f32[4] parameter(0)\n  z = f32[] constant(0)\n"
+	    "  c = f32[4] reduce-window(x, z), window={size=2 pad=1_0}, "
+	    "to_apply=add\n"
+	    "  y = f32[3,4] parameter(1)\n  m = f32[] constant(-inf)\n"
+	    "  w = f32[2,2] reduce-window(y, m), window={size=2x2 stride=1x2}, "
+	    "to_apply=max\n"
+	    "  ROOT r = (f32[4], f32[2,2]) tuple(c, w)\n}\n";
+	static const int64_t d4[] = { 4 }, d34[] = { 3, 4 };
+	static const float x[] = { 1, 2, 3, 4 };
+	static const float y[] = { 1, 9, 2, 3, 4, 0, 8, 1, 0, 7, 6, 5 };
+	HloBuf args[2];
+	Fx f;
+	int i, j, a, b;
+
+	args[0] = buf_of(HT_F32, 1, d4, x);
+	args[1] = buf_of(HT_F32, 2, d34, y);
+	run_text(&f, text, args, 2);
+	/* running pairs with a zero before: 0+1, 1+2, 2+3, 3+4 */
+	for (i = 0; i < 4; i++)
+		ck_assert(at(&f.res[0], i) == (i ? x[i - 1] : 0) + x[i]);
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < 2; j++) {
+			float mx = -INFINITY;
+			for (a = 0; a < 2; a++)
+				for (b = 0; b < 2; b++)
+					mx = fmaxf(mx, y[(i + a) * 4 + 2 * j + b]);
+			ck_assert(at(&f.res[1], i * 2 + j) == mx);
+		}
+	fx_free(&f);
+}
+END_TEST
+
+START_TEST(while_and_conditional)
+{
+	static const char text[] = "cond {\n"
+	    "  s = (s32[], f32[]) parameter(0)\n"
+	    "  i = s32[] get-tuple-element(s), index=0\n"
+	    "  n = s32[] constant(5)\n"
+	    "  ROOT c = pred[] compare(i, n), direction=LT\n}\n"
+	    "body {\n"
+	    "  s = (s32[], f32[]) parameter(0)\n"
+	    "  i = s32[] get-tuple-element(s), index=0\n"
+	    "  x = f32[] get-tuple-element(s), index=1\n"
+	    "  one = s32[] constant(1)\n  j = s32[] add(i, one)\n"
+	    "  y = f32[] add(x, x)\n"
+	    "  ROOT t = (s32[], f32[]) tuple(j, y)\n}\n"
+	    "neg {\n  a = f32[] parameter(0)\n  ROOT n = f32[] negate(a)\n}\n"
+	    "same {\n  a = f32[] parameter(0)\n  ROOT c = f32[] copy(a)\n}\n"
+	    "ENTRY e {\n"
+	    "  x = f32[] parameter(0)\n  p = pred[] parameter(1)\n"
+	    "  k = s32[] parameter(2)\n  z = s32[] constant(0)\n"
+	    "  s = (s32[], f32[]) tuple(z, x)\n"
+	    "  w = (s32[], f32[]) while(s), condition=cond, body=body\n"
+	    "  b = (s32[], f32[]) opt-barrier(w)\n"
+	    "  y = f32[] get-tuple-element(b), index=1\n"
+	    "  c = f32[] conditional(p, x, x), true_computation=neg, "
+	    "false_computation=same\n"
+	    "  d = f32[] conditional(k, x, x), "
+	    "branch_computations={neg, same}\n"
+	    "  ROOT r = (f32[], f32[], f32[]) tuple(y, c, d)\n}\n";
+	float x = 1.5f;
+	uint8_t p = 1;
+	int32_t k = 7;		/* out of range: the last branch */
+	HloBuf args[3];
+	Fx f;
+
+	args[0] = buf_of(HT_F32, 0, NULL, &x);
+	args[1] = buf_of(HT_PRED, 0, NULL, &p);
+	args[2] = buf_of(HT_S32, 0, NULL, &k);
+	run_text(&f, text, args, 3);
+	ck_assert(at(&f.res[0], 0) == x * 32);
+	ck_assert(at(&f.res[1], 0) == -x);
+	ck_assert(at(&f.res[2], 0) == x);
+	fx_free(&f);
+}
+END_TEST
+
+START_TEST(convolution_dot_forms)
+{
+	/* bf_io->bf is a plain dot; 0bf_0oi->0bf with size=B stride=B-1
+	   lhs_dilate=B is XLA TPU's batched dot (here B = 2). */
+	static const char text[] = "ENTRY e {\n"
+	    "  a = f32[2,3] parameter(0)\n  b = f32[3,4] parameter(1)\n"
+	    "  c = f32[2,4] convolution(a, b), dim_labels=bf_io->bf\n"
+	    "  q = f32[2,3,5] parameter(2)\n  k = f32[2,4,5] parameter(3)\n"
+	    "  s = f32[2,3,4] convolution(q, k), window={size=2 stride=1 "
+	    "lhs_dilate=2}, dim_labels=0bf_0oi->0bf\n"
+	    "  ROOT r = (f32[2,4], f32[2,3,4]) tuple(c, s)\n}\n";
+	static const int64_t d23[] = { 2, 3 }, d34[] = { 3, 4 };
+	static const int64_t d235[] = { 2, 3, 5 }, d245[] = { 2, 4, 5 };
+	HloBuf args[4], in[4];
+	Fx f;
+	int i, j, l, z;
+
+	args[0] = f32buf(2, d23);
+	args[1] = f32buf(2, d34);
+	args[2] = f32buf(3, d235);
+	args[3] = f32buf(3, d245);
+	for (i = 0; i < 4; i++) {
+		fill(&args[i], 20 + (unsigned)i);
+		in[i] = buf_of(HT_F32, args[i].rank, args[i].dim, args[i].data);
+	}
+	run_text(&f, text, args, 4);
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < 4; j++) {
+			double sum = 0;
+			for (l = 0; l < 3; l++)
+				sum += (double)at(&in[0], i * 3 + l) *
+				    at(&in[1], l * 4 + j);
+			near(at(&f.res[0], i * 4 + j), sum, 1e-6, "bf_io", j);
+		}
+	for (z = 0; z < 2; z++)
+		for (i = 0; i < 3; i++)
+			for (j = 0; j < 4; j++) {
+				double sum = 0;
+				for (l = 0; l < 5; l++)
+					sum += (double)at(&in[2], (z * 3 + i) * 5 +
+					    l) * at(&in[3], (z * 4 + j) * 5 + l);
+				near(at(&f.res[1], (z * 3 + i) * 4 + j), sum,
+				    1e-6, "0bf_0oi", j);
+			}
+	for (i = 0; i < 4; i++)
+		hlo_buf_free(&in[i]);
+	fx_free(&f);
+}
+END_TEST
+
+START_TEST(collectives_are_read_but_not_evaluated)
+{
+	static const char text[] = "add {\n"
+	    "  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+	    "  ROOT s = f32[] add(a, b)\n}\n"
+	    "ENTRY e {\n  x = f32[4] parameter(0)\n"
+	    "  ROOT r = f32[4] all-reduce(x), replica_groups={}, "
+	    "to_apply=add\n}\n";
+	static const int64_t d[] = { 4 };
+	HloBuf arg = f32buf(1, d);
+	Fx f;
+
+	load_text(&f, text, sizeof text - 1);
+	ck_assert_int_eq(hlo_eval(f.m, &arg, 1, f.res, 8, f.err,
+	    sizeof f.err), -1);
+	ck_assert_ptr_nonnull(strstr(f.err, "'all-reduce' is not supported "
+	    "by the evaluator"));
+	hlo_buf_free(&arg);
+	f.nres = 0;
+	fx_free(&f);
+}
+END_TEST
+
+START_TEST(large_values_are_released_after_their_last_use)
+{
+	/* values of 128 KiB and more live on the heap and are freed after
+	   their last use; views (reshape), tuples and loops share them */
+	static const char text[] = "cond {\n"
+	    "  s = (s32[], f32[128,128]) parameter(0)\n"
+	    "  i = s32[] get-tuple-element(s), index=0\n"
+	    "  n = s32[] constant(3)\n"
+	    "  ROOT c = pred[] compare(i, n), direction=LT\n}\n"
+	    "body {\n"
+	    "  s = (s32[], f32[128,128]) parameter(0)\n"
+	    "  i = s32[] get-tuple-element(s), index=0\n"
+	    "  x = f32[128,128] get-tuple-element(s), index=1\n"
+	    "  one = s32[] constant(1)\n  j = s32[] add(i, one)\n"
+	    "  y = f32[128,128] add(x, x)\n"
+	    "  ROOT t = (s32[], f32[128,128]) tuple(j, y)\n}\n"
+	    "ENTRY e {\n"
+	    "  x = f32[128,128] parameter(0)\n"
+	    "  y = f32[128,128] negate(x)\n"
+	    "  r = f32[16384] reshape(y)\n"
+	    "  t = (f32[16384], f32[128,128]) tuple(r, y)\n"
+	    "  g = f32[16384] get-tuple-element(t), index=0\n"
+	    "  a = f32[16384] add(g, g)\n"
+	    "  b = f32[128,128] reshape(a)\n"
+	    "  c = f32[128,128] add(b, x)\n"
+	    "  z = s32[] constant(0)\n"
+	    "  s = (s32[], f32[128,128]) tuple(z, c)\n"
+	    "  w = (s32[], f32[128,128]) while(s), condition=cond, body=body\n"
+	    "  ROOT o = f32[128,128] get-tuple-element(w), index=1\n}\n";
+	static const int64_t d[] = { 128, 128 };
+	HloBuf arg = f32buf(2, d), in;
+	Fx f;
+	int i;
+
+	fill(&arg, 31);
+	in = buf_of(HT_F32, 2, d, arg.data);
+	run_text(&f, text, &arg, 1);
+	/* -2x + x = -x, doubled three times */
+	for (i = 0; i < 128 * 128; i++)
+		ck_assert(at(&f.res[0], i) == -8 * at(&in, i));
+	hlo_buf_free(&in);
+	fx_free(&f);
+}
+END_TEST
+
+START_TEST(bitcast_reinterprets_tiled_layouts)
+{
+	/* x[i][j] = 10 i + j.  {0,1} is column-major: its bitcast to a
+	   row-major [3,2] is the transpose.  T(2,2) on [4,6] stores 2x2
+	   tiles in row-major tile order: element (i, j) is at tile
+	   (i/2, j/2), within-tile (i%2, j%2).  T(2,4)(2,1) on [4,8]: the
+	   (2,1) re-tiling of each 2x4 tile puts element (r, c) of the tile
+	   at (c, r).  reshape ignores layouts. */
+	static const char text[] = "ENTRY e {\n"
+	    "  a = f32[2,3]{0,1} parameter(0)\n"
+	    "  ta = f32[3,2]{1,0} bitcast(a)\n"
+	    "  b = f32[4,6]{1,0:T(2,2)} parameter(1)\n"
+	    "  tb = f32[2,3,2,2]{3,2,1,0} bitcast(b)\n"
+	    "  c = bf16[4,8]{1,0:T(2,4)(2,1)} parameter(2)\n"
+	    "  tc = bf16[2,2,4,2]{3,2,1,0} bitcast(c)\n"
+	    "  rb = f32[24]{0} reshape(b)\n"
+	    "  ROOT r = (f32[3,2], f32[2,3,2,2], bf16[2,2,4,2], f32[24]) "
+	    "tuple(ta, tb, tc, rb)\n}\n";
+	static const int64_t d23[] = { 2, 3 }, d46[] = { 4, 6 };
+	static const int64_t d48[] = { 4, 8 };
+	HloBuf args[3];
+	Fx f;
+	int i, j, k, l;
+
+	args[0] = f32buf(2, d23);
+	args[1] = f32buf(2, d46);
+	args[2] = hlo_buf_new(HT_BF16, 2, d48);
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < 3; j++)
+			((float *)args[0].data)[i * 3 + j] = (float)(10 * i + j);
+	for (i = 0; i < 4; i++)
+		for (j = 0; j < 6; j++)
+			((float *)args[1].data)[i * 6 + j] = (float)(10 * i + j);
+	for (i = 0; i < 4; i++)
+		for (j = 0; j < 8; j++)
+			((uint16_t *)args[2].data)[i * 8 + j] =
+			    hlo_f32_to_bf16((float)(10 * i + j));
+	run_text(&f, text, args, 3);
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < 2; j++)
+			ck_assert(at(&f.res[0], i * 2 + j) == 10 * j + i);
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < 3; j++)
+			for (k = 0; k < 2; k++)
+				for (l = 0; l < 2; l++)
+					ck_assert(at(&f.res[1], ((i * 3 + j) * 2 +
+					    k) * 2 + l) == 10 * (2 * i + k) +
+					    2 * j + l);
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < 2; j++)
+			for (k = 0; k < 4; k++)
+				for (l = 0; l < 2; l++)
+					ck_assert(hlo_bf16_to_f32(((uint16_t *)
+					    f.res[2].data)[((i * 2 + j) * 4 + k) *
+					    2 + l]) == 10 * (2 * i + l) + 4 * j +
+					    k);
+	for (i = 0; i < 24; i++)
+		ck_assert(at(&f.res[3], i) == 10 * (i / 6) + i % 6);
+	fx_free(&f);
+}
+END_TEST
+
 static Suite *
 suite(void)
 {
@@ -594,6 +1146,19 @@ suite(void)
 	tcase_add_test(t, integers_wrap);
 	tcase_add_test(t, unsupported_and_bad_arguments_fail_cleanly);
 	tcase_add_test(t, corpus_copy_and_bitcast);
+	tcase_add_test(t, f16_conversion_rounds_to_nearest_even);
+	tcase_add_test(t, f16_u32_s64_u8_arithmetic);
+	tcase_add_test(t, shifts_follow_xla);
+	tcase_add_test(t, bitcast_convert_keeps_bits);
+	tcase_add_test(t, pad_reverse_dynamic_slices);
+	tcase_add_test(t, gather_and_scatter_as_jax_emits_them);
+	tcase_add_test(t, sort_is_stable_with_two_operands);
+	tcase_add_test(t, reduce_window_sums_and_maxes);
+	tcase_add_test(t, while_and_conditional);
+	tcase_add_test(t, convolution_dot_forms);
+	tcase_add_test(t, collectives_are_read_but_not_evaluated);
+	tcase_add_test(t, large_values_are_released_after_their_last_use);
+	tcase_add_test(t, bitcast_reinterprets_tiled_layouts);
 	suite_add_tcase(s, t);
 	return s;
 }
