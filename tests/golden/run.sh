@@ -131,6 +131,21 @@ for pk in kernels/graph/*.pk; do
 	check_hlo "$pk" "tests/golden/hlo/$(basename "$pk" .pk).hlo"
 done
 
+# The same funcs after the HLO pass pipeline for v6e (the seed dumps'
+# machine): --emit=hlo-opt against tests/golden/hlo-opt/NAME.hlo, which
+# must read back to itself too.
+for pk in kernels/graph/*.pk; do
+	want=tests/golden/hlo-opt/$(basename "$pk" .pk).hlo
+	check_level hlo-opt "$pk" "$want" -m v6e
+	[ "${REGEN:-0}" = 1 ] && continue
+	if ! "$PALLASC" --emit=hlo "$want" >"$tmp/rt" 2>"$tmp/err" ||
+	    ! cmp -s "$want" "$tmp/rt"; then
+		echo "FAIL: $want: does not read back to itself"
+		cat "$tmp/err"
+		fail=$((fail + 1))
+	fi
+done
+
 # The pipeline plans: --emit=pipeline of each kernel under the default
 # preset and the small one (tests/golden/pipeline/NAME[-small].pipeline),
 # Splash with its causal tables (--splash-causal: concrete skips) and
