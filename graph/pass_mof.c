@@ -133,8 +133,9 @@ same_dims(const HloShape *a, const HloShape *b)
 static int
 same_ints(const HloInts *a, const HloInts *b)
 {
-	return a->n == b->n &&
-	    !memcmp(a->v, b->v, sizeof a->v[0] * (size_t)a->n);
+	/* an empty list may have no storage: memcmp wants real pointers */
+	return a->n == b->n && (a->n == 0 ||
+	    !memcmp(a->v, b->v, sizeof a->v[0] * (size_t)a->n));
 }
 
 static int64_t
@@ -344,8 +345,9 @@ same_in(const HloComp *nc, const HloInstr *in, const int *ops)
 			continue;
 		if (in->op == HLO_BROADCAST && !same_ints(&o->dims, &in->dims))
 			continue;
-		if (in->op == HLO_CONSTANT && (o->lit.n != 1 || !o->lit.v ||
-		    memcmp(o->lit.v, in->lit.v, sizeof in->lit.v[0])))
+		if (in->op == HLO_CONSTANT && (o->lit.n != 1 ||
+		    in->lit.n != 1 || memcmp(o->lit.v, in->lit.v,
+		    sizeof in->lit.v[0])))
 			continue;
 		return i;
 	}
