@@ -197,4 +197,17 @@ hfx_same_results(HFx *f, const char *before, const HloModule *m,
 	hfx_free(&g);
 }
 
+/* Runs suite s; the exit status of the test program. */
+static int
+hfx_run(Suite *s)
+{
+	SRunner *r = srunner_create(s);
+	int failed;
+
+	srunner_run_all(r, CK_NORMAL);
+	failed = srunner_ntests_failed(r);
+	srunner_free(r);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
 #endif
