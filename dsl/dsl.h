@@ -27,6 +27,13 @@ int pp_undef_cmdline(PP *pp, const char *name);
 int pp_push_file(PP *pp, const char *path);
 /* Uses text[0..len) named 'name' as the main file (tests, embedded .pk). */
 int pp_push_text(PP *pp, const char *name, const char *text, size_t len);
+/*
+ * The same for a module embedded in a C file (dsl/embed/): there,
+ * PK_PP(#directive ...) is a directive line ending at its ')', and
+ * #include "f" is relative to name's directory, as in a .pk file.
+ */
+int pp_push_embedded(PP *pp, const char *name, const char *text,
+    size_t len);
 /* The next token after preprocessing; TK_EOF once every file is done. */
 TokKind pp_next(PP *pp, Token *t);
 

@@ -48,8 +48,8 @@ opname(const Ctx *x)
 static const char *
 str(const HloShape *s)
 {
-	static char buf[4][128];
-	static int k;
+	static _Thread_local char buf[4][128];	/* JIT threads */
+	static _Thread_local int k;
 	Buf b = {0};
 	char *r = buf[k++ & 3];
 

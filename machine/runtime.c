@@ -56,6 +56,7 @@ static const char *const errtext[PALLAS_NERR] = {
 	[PALLAS_ETRAP] = "the program trapped",
 	[PALLAS_EIO] = "input/output error",
 	[PALLAS_ECHECK] = "a run-time check of the kernel failed",
+	[PALLAS_ECOMPILE] = "the module did not compile",
 };
 
 static const char *const dtname[PALLAS_NDTYPE] = {

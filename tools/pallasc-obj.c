@@ -89,6 +89,11 @@ renamed(Arena *a, const char *path, const char *ext)
 const char *
 obj_default_output(Arena *a, const char *input)
 {
+	size_t n = strlen(input);
+
+	/* a C input's kernels must not overwrite the object cc makes */
+	if (n > 2 && strcmp(input + n - 2, ".c") == 0)
+		return renamed(a, input, "-kernels.o");
 	return renamed(a, input, ".o");
 }
 
@@ -243,6 +248,49 @@ obj_module(const ObjOpts *b, const CheckedModule *m, const char *input,
 		return EXIT_OK;
 	vliw_object_from_module(&obj, &a, m);
 	obj.source = strcmp(input, "-") ? input : "stdin.pk";
+	rc = emit_all(b, &obj, what, output, out);
+	arena_free(&a);
+	return rc;
+}
+
+int
+obj_embedded(const ObjOpts *b, const ObjModule *mod, int n,
+    const char *input, ObjOut what, const char *output, Buf *out)
+{
+	VliwObject obj = {0}, one;
+	VliwImage *im;
+	VliwExport *ex;
+	Arena a = {0};
+	int i, k, nex = 0, rc;
+
+	if (what == OBJ_NONE && !b->header)
+		return EXIT_OK;
+	for (i = 0; i < n; i++)
+		nex += (int)mod[i].prog->nentry;
+	im = arena_alloc(&a, (size_t)(2 * n + 1) * sizeof *im);
+	ex = arena_alloc(&a, (size_t)(nex + 1) * sizeof *ex);
+	for (i = 0; i < n; i++) {
+		/* pk_image_pkm_NAME: the program; pk_image_pkk_NAME: what it
+		   was built from, which PK_MODULE compares (jit_key) */
+		vliw_object_from_program(&one, &a, mod[i].prog, mod[i].image,
+		    mod[i].len);
+		im[2 * i] = one.image[0];
+		im[2 * i].name = arena_printf(&a, "pkm_%s", mod[i].name);
+		im[2 * i + 1].name = arena_printf(&a, "pkk_%s", mod[i].name);
+		im[2 * i + 1].bytes = mod[i].key;
+		im[2 * i + 1].len = mod[i].keylen;
+		for (k = 0; k < one.nexport; k++) {
+			ex[obj.nexport] = one.exp[k];
+			ex[obj.nexport].cname = arena_printf(&a, "%s_%s",
+			    mod[i].name, one.exp[k].cname);
+			ex[obj.nexport++].image = 2 * i;
+		}
+		obj.preset = one.preset;
+	}
+	obj.nimage = 2 * n;
+	obj.image = im;
+	obj.exp = ex;
+	obj.source = strcmp(input, "-") ? input : "stdin.c";
 	rc = emit_all(b, &obj, what, output, out);
 	arena_free(&a);
 	return rc;

@@ -20,6 +20,8 @@
 #include "graph/graph.h"
 #include "backend/mosaic/mosaic.h"
 #include "backend/vliw/vliw.h"
+#include "dsl/embed/embed.h"
+#include "jit/key.h"
 #include "tools/pallasc.h"
 
 typedef enum Emit {
@@ -65,17 +67,24 @@ typedef struct Options {
 	VEC(const char *) macro;	/* "-DX=1" or "-UX", in order */
 	RunOpts run;		/* --interpret --run (pallasc-run.c) */
 	ObjOpts obj;		/* -c, -H, --elf-machine (pallasc-obj.c) */
+	const char *module;	/* --module NAME: a C input's module */
+	const EmbedModule *embed;	/* the C input's module being compiled */
+	const char *ctext;	/* the C file, shown under diagnostics */
 } Options;
 
 static const char usage_text[] =
-"Usage: pallasc [options] FILE.pk|FILE.s\n"
-"Compile a .pk kernel file for the simulated TPU-like machine.\n"
+"Usage: pallasc [options] FILE.pk|FILE.c|FILE.s\n"
+"Compile a .pk kernel file, or the PK_MODULEs of a C file, for the\n"
+"simulated TPU-like machine.\n"
 "\n"
 "Options:\n"
 "  -o FILE                    write the output to FILE (default: standard\n"
 "                             output for text levels)\n"
 "  -c                         write an object (the default); without -o,\n"
 "                             to FILE's base name with the suffix .o\n"
+"                             (FILE.c: FILE-kernels.o)\n"
+"  --module NAME              a C file's module NAME alone (default:\n"
+"                             each in turn; objects hold them all)\n"
 "  -H FILE                    also write the exports' C header to FILE\n"
 "                             (-H without -c or -o: only the header)\n"
 "  -I DIR                     search DIR for #include files\n"
@@ -167,7 +176,9 @@ static const char usage_text[] =
 "XLA HLO text module (with -fsyntax-only, --emit=hlo, or --interpret --run\n"
 "to evaluate its entry computation).  A FILE ending in .s is assembled\n"
 "(see pallas-asm) for -c, -o, -H, --emit=header and --emit=c: one image\n"
-"for the program, one C entry point per .entry.\n"
+"for the program, one C entry point per .entry.  A FILE ending in .c is\n"
+"scanned for PK_MODULE(name, ...) (doc/embedded.md): every level works\n"
+"on its modules, and the object binds to the same macro at link time.\n"
 "Exit status: 0 success, 1 errors in the input, 2 bad usage, 70 internal error.\n";
 
 static int
@@ -318,6 +329,12 @@ parse_flag(Options *o, Arena *a, int argc, char **argv, int *i)
 	}
 	if ((v = long_value(arg, "--emit")))
 		return set_emit(o, v);
+	if ((v = long_value(arg, "--module")) || strcmp(arg, "--module") == 0) {
+		if (!v && !(v = *i + 1 < argc ? argv[++*i] : NULL))
+			return usage_error("missing argument to '%s'", arg);
+		o->module = v;
+		return 0;
+	}
 	if ((v = long_value(arg, "--preset")))
 		return set_preset(o, v);
 	if (strcmp(arg, "--preset") == 0 || strncmp(arg, "-m", 2) == 0) {
@@ -483,7 +500,7 @@ write_output(const Options *o, const Buf *b)
 
 /* Command-line macros, -I paths and the main file. */
 static int
-setup_pp(PP *pp, const Options *o)
+setup_pp(PP *pp, const Options *o, Diag *d)
 {
 	int i, bad = 0;
 
@@ -499,6 +516,12 @@ setup_pp(PP *pp, const Options *o)
 	}
 	if (bad)
 		return -1;
+	if (o->embed) {	/* a C input's module, at its C lines */
+		int rc = pp_push_embedded(pp, o->input, o->embed->layout,
+		    strlen(o->ctext));
+		srcmgr_set_show(d->sm, d->sm->file.n - 1, o->ctext);
+		return rc;
+	}
 	if (strcmp(o->input, "-") == 0) {
 		Buf in = {0};
 		int rc = read_file("-", &in);
@@ -594,7 +617,7 @@ compile(const Options *o, Diag *d, Arena *a, Strtab *strs, Buf *out)
 	Ast *ast;
 	int rc = EXIT_OK;
 
-	if (setup_pp(pp, o) != 0 || d->nerror)
+	if (setup_pp(pp, o, d) != 0 || d->nerror)
 		goto done;
 	if (o->emit == EMIT_PP) {
 		print_tokens(pp, out);
@@ -659,6 +682,159 @@ done:
 	return rc;
 }
 
+/* The flags a C input's modules were compiled with, as a program passes
+ * them to pallas_module_open (jit_key sorts them into one order). */
+static void
+aot_flags(const Options *o, Arena *a, PallasModuleOptions *f)
+{
+	const char **v = arena_alloc(a, (size_t)(o->incdir.n + o->macro.n +
+	    3) * sizeof *v);
+	int i, n = 0;
+
+	for (i = 0; i < o->incdir.n; i++)
+		v[n++] = arena_printf(a, "-I%s", o->incdir.v[i]);
+	for (i = 0; i < o->macro.n; i++)
+		v[n++] = o->macro.v[i];
+	if (o->run.mosaic.no_bounds_check)
+		v[n++] = "-fno-bounds-check";
+	if (o->run.vliw.off)	/* no JIT flag: never matched, so JIT'd */
+		v[n++] = arena_printf(a, "-fvliw-off=%u", o->run.vliw.off);
+	f->flag = v;
+	f->nflag = n;
+}
+
+/* Module m of a C input through the pipeline into *om; 0, or -1 after
+ * reporting through d. */
+static int
+aot_module(Options *o, const EmbedModule *m, Diag *d, Arena *a,
+    Strtab *strs, ObjModule *om)
+{
+	PallasSource src = { m->name, m->text, o->input, m->at.line, NULL,
+	    NULL, NULL, NULL };
+	PallasModuleOptions f;
+	char err[512];
+	CheckedModule *cm;
+	TModule *tm;
+	Buf key = {0};
+	void *img;
+	PP *pp = pp_new(d, strs, a);
+	int before = d->nerror;
+	MachProgram *mp = NULL;
+	Ast *ast;
+
+	o->embed = m;
+	if (setup_pp(pp, o, d) == 0 && d->nerror == before &&
+	    (ast = parse_module(pp_source, pp, d, a)) && d->nerror == before &&
+	    (cm = sema_check_entry(ast, mach_preset(o->preset), NULL, d, a)) &&
+	    d->nerror == before &&
+	    !mosaic_lower_opts(cm, cm->preset, &o->run.mosaic, d, a, &tm))
+		vliw_compile_opts(tm, cm->preset, &o->run.vliw, d, a, &mp);
+	pp_free(pp);
+	if (!mp || d->nerror != before)
+		return mach_program_free(mp), -1;
+	if (mach_image_write(mp, &img, &om->len, err, sizeof err))
+		bug("module %s: %s", m->name, err);
+	aot_flags(o, a, &f);
+	if (jit_key(&key, &src, mp->preset, &f, 0))
+		die_oom();
+	om->name = m->name;
+	om->prog = mp;
+	om->image = img;
+	om->key = key.p;
+	om->keylen = key.n;
+	return 0;
+}
+
+/* The object levels of a C input: every module in one object. */
+static int
+aot_object(Options *o, const EmbedModule *mod, int n, Diag *d, Arena *a,
+    Strtab *strs, Buf *out)
+{
+	ObjModule *om = arena_alloc(a, (size_t)(n + 1) * sizeof *om);
+	int i, bad = 0, rc = EXIT_USER;
+
+	for (i = 0; i < n; i++)
+		bad |= aot_module(o, &mod[i], d, a, strs, &om[i]) != 0;
+	if (!bad && n)
+		rc = obj_embedded(&o->obj, om, n, o->input, obj_output(o),
+		    o->output, out);
+	else if (!bad) {
+		fprintf(stderr, "pallasc: error: %s: no PK_MODULE to compile\n",
+		    o->input);
+	}
+	for (i = 0; i < n; i++) {
+		mach_program_free((MachProgram *)om[i].prog);
+		free((void *)om[i].image);
+		free((void *)om[i].key);
+	}
+	return rc;
+}
+
+/* --module NAME among a C input's modules: its index, or -1 after a
+ * message listing them. */
+static int
+pick_module(const Options *o, const EmbedModule *mod, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(mod[i].name, o->module) == 0)
+			return i;
+	fprintf(stderr, "pallasc: error: %s has no module '%s'", o->input,
+	    o->module);
+	for (i = 0; i < n; i++)
+		fprintf(stderr, "%s%s", i ? ", " : " (its modules: ",
+		    mod[i].name);
+	fputs(n ? ")\n" : "\n", stderr);
+	return -1;
+}
+
+/*
+ * A C input (doc/embedded.md): its PK_MODULEs, found by scanning the C
+ * tokens rather than running cpp, which would take the kernel text's
+ * lines and columns away and need the program's own flags.  The object
+ * levels put every module in one object; the others run compile() on
+ * each module in turn (--module NAME: on that one).
+ */
+static int
+compile_c(Options *o, Diag *d, Arena *a, Strtab *strs, Buf *out)
+{
+	const char *name = strcmp(o->input, "-") ? o->input : "<stdin>";
+	EmbedModule *mod;
+	Buf text = {0};
+	int file, n, i, rc;
+
+	if ((rc = read_file(o->input, &text))) {
+		fprintf(stderr, "pallasc: error: cannot read '%s': %s\n",
+		    o->input, strerror(rc));
+		return EXIT_USER;
+	}
+	file = srcmgr_add(d->sm, name, text.p ? text.p : "", text.n);
+	buf_free(&text);
+	o->ctext = srcmgr_file(d->sm, file)->text;
+	n = embed_scan(d, file, a, &mod);
+	if (d->nerror)
+		return EXIT_USER;
+	if (o->module) {
+		if ((i = pick_module(o, mod, n)) < 0)
+			return EXIT_USER;
+		mod += i;
+		n = 1;
+	}
+	if (obj_output(o) != OBJ_NONE || o->obj.header)
+		return aot_object(o, mod, n, d, a, strs, out);
+	if (n == 0) {
+		Loc at = {0};
+		at.file = file;
+		diag_warning(d, at, "no PK_MODULE in this file");
+	}
+	for (i = 0, rc = EXIT_OK; i < n && rc == EXIT_OK && !d->nerror; i++) {
+		o->embed = &mod[i];
+		rc = compile(o, d, a, strs, out);
+	}
+	return rc;
+}
+
 /* An assembly input: -c/-o, -H, --emit=header, --emit=c, -fsyntax-only. */
 static int
 compile_asm(const Options *o, Buf *out)
@@ -673,6 +849,15 @@ compile_asm(const Options *o, Buf *out)
 		    "'pallas-asm run', not by pallasc");
 	return obj_asm(&o->obj, o->input, o->preset, obj_output(o),
 	    o->output, out);
+}
+
+/* FILE.c: kernels embedded in C (PK_MODULE). */
+static int
+is_c_input(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n > 2 && strcmp(path + n - 2, ".c") == 0;
 }
 
 static int
@@ -777,6 +962,7 @@ main(int argc, char **argv)
 		o.output = obj_default_output(&a, o.input);
 	rc = is_hlo_input(o.input) ? compile_hlo(&o, &d, &a, &strs, &out) :
 	    obj_is_asm_input(o.input) ? compile_asm(&o, &out) :
+	    is_c_input(o.input) ? compile_c(&o, &d, &a, &strs, &out) :
 	    compile(&o, &d, &a, &strs, &out);
 	diag_finish(&d);
 	if (d.nerror)

@@ -164,4 +164,21 @@ int obj_program(const ObjOpts *b, const MachProgram *p, const char *input,
 int obj_module(const ObjOpts *b, const CheckedModule *m, const char *input,
     ObjOut what, const char *output, Buf *out);
 
+/* A C input's module compiled ahead of time (doc/embedded.md). */
+typedef struct ObjModule {
+	const char *name;
+	const MachProgram *prog;
+	const void *image;	/* mach_image_write of prog */
+	size_t len;
+	const void *key;	/* jit_key(..., 0): what PK_MODULE matches */
+	size_t keylen;
+} ObjModule;
+/*
+ * One object for all of a C input's modules: images pk_image_pkm_NAME
+ * (the program) and pk_image_pkk_NAME (its key), which PK_MODULE's weak
+ * references bind to; header entry points NAME_EXPORT.  An exit status.
+ */
+int obj_embedded(const ObjOpts *b, const ObjModule *mod, int n,
+    const char *input, ObjOut what, const char *output, Buf *out);
+
 #endif

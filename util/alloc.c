@@ -8,9 +8,22 @@
 
 #include "util.h"
 
+/* Per thread, so each thread's compile returns to its own caller. */
+static _Thread_local UtilRecover *recover;
+
+void
+util_recover_set(UtilRecover *r)
+{
+	recover = r;
+}
+
 void
 die_oom(void)
 {
+	if (recover) {
+		snprintf(recover->msg, sizeof recover->msg, "out of memory");
+		longjmp(recover->jb, 1);
+	}
 	fputs("pallasc: out of memory\n", stderr);
 	exit(EXIT_INTERNAL);
 }
@@ -58,6 +71,16 @@ bug_at(const char *where, const char *fmt, ...)
 {
 	va_list ap;
 
+	if (recover) {
+		int n = snprintf(recover->msg, sizeof recover->msg,
+		    "internal compiler error at %s: ", where);
+		va_start(ap, fmt);
+		if (n > 0 && (size_t)n < sizeof recover->msg)
+			vsnprintf(recover->msg + n, sizeof recover->msg - n, fmt,
+			    ap);
+		va_end(ap);
+		longjmp(recover->jb, 1);
+	}
 	fprintf(stderr, "pallasc: internal error at %s: ", where);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);

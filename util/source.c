@@ -62,19 +62,34 @@ srcmgr_file(const SrcMgr *sm, int file)
 	return &sm->file.v[file];
 }
 
+void
+srcmgr_set_show(SrcMgr *sm, int file, const char *show)
+{
+	SrcFile *f;
+	char *p;
+
+	if (file <= 0 || file >= sm->file.n)
+		return;
+	f = &sm->file.v[file];
+	p = arena_alloc(&sm->arena, f->len + 1);
+	memcpy(p, show, f->len);
+	f->show = p;
+}
+
 /* Returns line 'line' of 'file' without its line ending, or NULL. */
 const char *
 srcmgr_line(const SrcMgr *sm, int file, int line, int *n)
 {
 	const SrcFile *f = srcmgr_file(sm, file);
-	const char *s, *e;
+	const char *base, *s, *e;
 
 	if (!f || line < 1 || line > f->nline)
 		return NULL;
-	s = f->text + f->linestart[line];
-	e = memchr(s, '\n', f->len - (size_t)(s - f->text));
+	base = f->show ? f->show : f->text;
+	s = base + f->linestart[line];
+	e = memchr(s, '\n', f->len - (size_t)(s - base));
 	if (!e)
-		e = f->text + f->len;
+		e = base + f->len;
 	if (e > s && e[-1] == '\r')
 		e--;
 	*n = (int)(e - s);

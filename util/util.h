@@ -8,6 +8,7 @@
 #ifndef PALLAS_UTIL_H
 #define PALLAS_UTIL_H
 
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -38,6 +39,19 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 PK_NORETURN void die_oom(void);
 PK_NORETURN PK_PRINTF(2, 3) void bug_at(const char *where, const char *fmt, ...);
+/*
+ * Where die_oom and bug_at go instead of exiting: a compiler running
+ * inside a user's program (the JIT, jit/) must return its failure, not end
+ * the program.  util_recover_set installs r for this thread (NULL: exit as
+ * the tools do); on failure they write the message into r->msg and
+ * longjmp(r->jb, 1).  Memory the failed compile held outside its arena
+ * is lost: the price of never exiting a user's program.
+ */
+typedef struct UtilRecover {
+	jmp_buf jb;
+	char msg[512];
+} UtilRecover;
+void util_recover_set(UtilRecover *r);
 /* A broken invariant: names the C file and line, exits with EXIT_INTERNAL. */
 #define bug(...) bug_at(__FILE__ ":" PK_STR(__LINE__), __VA_ARGS__)
 #define PK_STR(x) PK_STR_(x)
@@ -110,6 +124,8 @@ typedef struct Loc {
 typedef struct SrcFile {
 	const char *name;	/* as the user spelled it */
 	const char *text;	/* NUL-terminated copy of the contents */
+	const char *show;	/* what diagnostics print of its lines, of
+				   the same length (NULL: text) */
 	size_t len;
 	int *linestart;		/* byte offset of each line, [0] unused */
 	int nline;
@@ -134,6 +150,10 @@ void srcmgr_free(SrcMgr *sm);
 int srcmgr_add(SrcMgr *sm, const char *name, const char *text, size_t len);
 int srcmgr_add_exp(SrcMgr *sm, const char *macro, Loc use, Loc def);
 const SrcFile *srcmgr_file(const SrcMgr *sm, int file);
+/* Diagnostics print the lines of show[0..len) for file (a copy is kept):
+ * an embedded module is lexed from its C file with the rest blanked,
+ * and shown with the C lines as they are. */
+void srcmgr_set_show(SrcMgr *sm, int file, const char *show);
 /* The text of line 'line' of 'file' without its newline; *n is its length. */
 const char *srcmgr_line(const SrcMgr *sm, int file, int line, int *n);
 Loc loc_span(Loc a, Loc b);	/* from the start of a to the end of b */

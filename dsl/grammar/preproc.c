@@ -106,6 +106,9 @@ typedef struct Input {		/* an open file */
 	Token la;		/* a token given back, if hasla */
 	int hasla;
 	int eof;		/* end reached and checked */
+	int embedded;		/* a C file's module: PK_PP(#...) directives */
+	int ppdepth;		/* > 0 inside PK_PP(: parentheses open */
+	int ppend;		/* its ')' read: the directive line ended */
 } Input;
 
 typedef struct Args {		/* the arguments of one macro call */
@@ -365,8 +368,17 @@ line_tok(PP *pp, Input *in, Token *t, int live)
 {
 	Lexer save = in->lx;
 
+	if (in->ppend)
+		return 0;
 	lex(pp, in, t, 0);
-	if (t->bol || t->kind == TK_EOF) {
+	if (in->ppdepth && t->kind != TK_EOF) {	/* PK_PP(...): to its ')' */
+		if (t->kind == TK_LPAREN)
+			in->ppdepth++;
+		else if (t->kind == TK_RPAREN && --in->ppdepth == 0) {
+			in->ppend = 1;
+			return 0;
+		}
+	} else if (t->bol || t->kind == TK_EOF) {
 		in->lx = save;
 		return 0;
 	}
@@ -439,6 +451,43 @@ end_of_file(PP *pp, Input *in)
 static void directive(PP *pp, const Token *hash);
 
 /*
+ * PK_PP( #directive ... ) in an embedded module (pp_push_embedded): C's
+ * preprocessor would take a line starting with '#' inside PK_MODULE as
+ * its own, so a .pk directive is written inside PK_PP( ), and ends at
+ * its ')' instead of at the end of the line.
+ */
+static void
+pp_directive(PP *pp, Input *in, const Token *name)
+{
+	Token lp, hash;
+	int live = !skipping(in);
+
+	lex(pp, in, &lp, live);
+	if (lp.kind == TK_LPAREN)
+		lex(pp, in, &hash, live);
+	if (lp.kind != TK_LPAREN || hash.kind != TK_HASH) {
+		if (live)
+			diag_error(pp->d, lp.kind == TK_LPAREN ? hash.loc :
+			    lp.loc, "PK_PP takes a directive: PK_PP(#define "
+			    "N 8), PK_PP(#include \"file.pk\")");
+		if (lp.kind != TK_LPAREN) {
+			in->la = lp;
+			in->hasla = 1;
+			return;
+		}
+	}
+	in->ppdepth = 1 + (hash.kind == TK_LPAREN);
+	in->ppend = hash.kind == TK_RPAREN;
+	if (hash.kind == TK_HASH)
+		directive(pp, &hash);
+	read_line(pp, in, 0);	/* what the directive left, to the ')' */
+	if (!in->ppend && live)
+		diag_error(pp->d, name->loc, "unterminated PK_PP: no ')' "
+		    "closes it");
+	in->ppdepth = in->ppend = 0;
+}
+
+/*
  * The next token of the current file that is not in a directive or a
  * skipped group.  Directives are carried out on the way.  At the end of
  * the file it returns TK_EOF (again and again) without leaving the file.
@@ -464,6 +513,9 @@ file_next(PP *pp, Token *t)
 		}
 		if (t->bol && t->kind == TK_HASH)
 			directive(pp, t);
+		else if (in->embedded && t->kind == TK_IDENT &&
+		    strcmp(t->text, "PK_PP") == 0)
+			pp_directive(pp, in, t);
 		else if (!skipping(in))
 			return;
 	}
@@ -1792,6 +1844,15 @@ pp_push_text(PP *pp, const char *name, const char *text, size_t len)
 		return -1;
 	}
 	push_input(pp, srcmgr_add(pp->sm, name, text ? text : "", len), NULL);
+	return 0;
+}
+
+int
+pp_push_embedded(PP *pp, const char *name, const char *text, size_t len)
+{
+	if (pp_push_text(pp, name, text, len) != 0)
+		return -1;
+	pp->in->embedded = 1;
 	return 0;
 }
 

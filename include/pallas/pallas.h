@@ -1,11 +1,13 @@
 /*
  * pallas.h - the public header of pallas-c.  Programs that link compiled
- * kernels include this (pkg-config --cflags pallas).
+ * kernels or embed them in C (module.h) include this (pkg-config
+ * --cflags pallas).
  */
 #ifndef PALLAS_PALLAS_H
 #define PALLAS_PALLAS_H
 
 #include "runtime.h"
+#include "module.h"
 
 #ifdef __cplusplus
 extern "C" {

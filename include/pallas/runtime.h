@@ -51,6 +51,8 @@ typedef enum PallasErr {
 	PALLAS_EIO,		/* reading or writing a file failed */
 	PALLAS_ECHECK,		/* a run-time check of the kernel failed:
 				   an index out of range (pallas_last_trap) */
+	PALLAS_ECOMPILE,	/* an embedded module did not compile
+				   (pallas_module_diagnostics) */
 	PALLAS_NERR
 } PallasErr;
 

@@ -3,7 +3,7 @@
 # frontend and sema) by default, or another directory (tests/hlo-diag).
 #
 # Each case is NAME.err (the exact expected stderr) beside its input,
-# NAME.pk or NAME.hlo.  The compiler runs in the corpus directory, so
+# NAME.pk, NAME.hlo or NAME.c.  The compiler runs in the corpus directory, so
 # messages name files as the user typed them:
 #     pallasc -fsyntax-only NAME.pk          (or the words in NAME.args)
 # The exit status must be 1 (or the number in NAME.status); a crash, a
@@ -42,6 +42,8 @@ for err in *.err; do
 		args=$(cat "$name.args")
 	elif [ -f "$name.hlo" ]; then
 		args="-fsyntax-only $name.hlo"
+	elif [ -f "$name.c" ]; then
+		args="-fsyntax-only $name.c"
 	else
 		args="-fsyntax-only $name.pk"
 	fi

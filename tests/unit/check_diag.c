@@ -224,6 +224,32 @@ START_TEST(color_choice)
 }
 END_TEST
 
+/* Inside the JIT, bug() and die_oom() return to the caller's jump
+ * buffer with their message instead of exiting (util_recover_set). */
+START_TEST(recover_returns)
+{
+	UtilRecover r;
+	volatile int where = 0;
+
+	if (setjmp(r.jb) == 0) {
+		util_recover_set(&r);
+		where = 1;
+		bug("broken %d", 42);
+		where = 2;	/* not reached */
+	}
+	util_recover_set(NULL);
+	ck_assert_int_eq(where, 1);
+	ck_assert_ptr_nonnull(strstr(r.msg, "internal compiler error at "));
+	ck_assert_ptr_nonnull(strstr(r.msg, "broken 42"));
+	if (setjmp(r.jb) == 0) {
+		util_recover_set(&r);
+		die_oom();
+	}
+	util_recover_set(NULL);
+	ck_assert_str_eq(r.msg, "out of memory");
+}
+END_TEST
+
 static Suite *
 diag_suite(void)
 {
@@ -240,6 +266,7 @@ diag_suite(void)
 	tcase_add_test(tc, json_empty);
 	tcase_add_test(tc, lines_and_spans);
 	tcase_add_test(tc, color_choice);
+	tcase_add_test(tc, recover_returns);
 	suite_add_tcase(s, tc);
 	return s;
 }
