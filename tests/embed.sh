@@ -64,6 +64,16 @@ PALLAS_CACHE=0 "$tmp/embed-v4" > "$tmp/v4.out" 2>&1
 grep -q '^jit: 2 compiles, 0 from the disk cache, 0 bound' "$tmp/v4.out" &&
 	ok || bad "an AOT program for another preset is not used"
 
+# --- a stale object: the module's text changed after pallasc ran; that
+# module compiles at run time (its new text), the other binds
+sed 's/x\[\.\.\.\] \* 2\.0/x[...] * 3.0/' "$src/examples/embed.c" > "$tmp/stale.c"
+cmp -s "$src/examples/embed.c" "$tmp/stale.c" && bad "stale.c is not changed"
+build embed-stale -I"$src/include" "$tmp/stale.c" "$tmp/embed-kernels.o" || exit 1
+PALLAS_CACHE=0 "$tmp/embed-stale" > "$tmp/stale.out" 2>&1
+grep -q '^jit: 1 compiles, 0 from the disk cache, 1 bound' "$tmp/stale.out" &&
+	grep -q '^module scale: compiled at run time' "$tmp/stale.out" && ok ||
+	{ cat "$tmp/stale.out"; bad "a stale AOT program is not used"; }
+
 # --- the disk cache
 cache="$tmp/cache"
 PALLAS_CACHE_DIR=$cache "$tmp/embed-jit" > "$tmp/c1.out" 2>&1
