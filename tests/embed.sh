@@ -111,6 +111,34 @@ build misuse "$src/tests/embed/misuse.c" || exit 1
 PALLAS_CACHE=0 "$tmp/misuse" > "$tmp/mis.out" 2>&1 && ok ||
 	{ cat "$tmp/mis.out"; bad "API misuse"; }
 
+# --- two C files of one program; PK_PP(#include) and run-time -D flags
+build multi "$src/tests/embed/multi.c" "$src/tests/embed/other.c" || exit 1
+PALLAS_CACHE=0 "$tmp/multi" > "$tmp/multi.out" 2>&1 &&
+	grep -q '^jit: 3 compiles, 0 bound' "$tmp/multi.out" && ok ||
+	{ cat "$tmp/multi.out"; bad "two C files, JIT"; }
+# flags are the object's: flag_mod's object is built with the -D the
+# program passes at run time, inc_mod's without
+"$pallasc" -m small --module inc_mod "$src/tests/embed/multi.c" \
+    -o "$tmp/inc-k.o" &&
+    "$pallasc" -m small --module flag_mod -DOFFSET=0.5 \
+    "$src/tests/embed/multi.c" -o "$tmp/flag-k.o" &&
+    "$pallasc" -m small "$src/tests/embed/other.c" -o "$tmp/other-k.o" &&
+    "$pallasc" -m small --module flag_mod -DOFFSET=0.25 \
+    "$src/tests/embed/multi.c" -o "$tmp/flag-k2.o" ||
+	bad "pallasc on multi.c and other.c"
+build multi-aot "$src/tests/embed/multi.c" "$src/tests/embed/other.c" \
+    "$tmp/inc-k.o" "$tmp/flag-k.o" "$tmp/other-k.o" || exit 1
+PALLAS_CACHE=0 "$tmp/multi-aot" > "$tmp/multi-aot.out" 2>&1 &&
+	grep -q '^jit: 0 compiles, 3 bound' "$tmp/multi-aot.out" && ok ||
+	{ cat "$tmp/multi-aot.out"; bad "two C files, AOT"; }
+# an object built with other -D flags than the program asks for
+build multi-aot2 "$src/tests/embed/multi.c" "$src/tests/embed/other.c" \
+    "$tmp/inc-k.o" "$tmp/flag-k2.o" "$tmp/other-k.o" || exit 1
+PALLAS_CACHE=0 "$tmp/multi-aot2" > "$tmp/multi-aot2.out" 2>&1 &&
+	grep -q '^jit: 1 compiles, 2 bound' "$tmp/multi-aot2.out" &&
+	grep -q '^flag_mod: at run time, 0 wrong' "$tmp/multi-aot2.out" && ok ||
+	{ cat "$tmp/multi-aot2.out"; bad "AOT flags differ: that module JIT"; }
+
 # --- pallasc's levels on a C input
 for lvl in ast sema tile llo; do
 	"$pallasc" -m small --emit=$lvl --module scale \

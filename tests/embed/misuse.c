@@ -120,6 +120,15 @@ main(void)
 	expect(pallas_module_open(dev, good, &bad, &m) == PALLAS_EINVAL &&
 	    m && strstr(pallas_module_diagnostics(m), "-fno-such-flag"),
 	    "unknown flag", m ? pallas_module_diagnostics(m) : NULL);
+	{	/* the JIT's messages in JSON, at the same place */
+		const char *json[] = { "-fdiagnostics-format=json" };
+		PallasModuleOptions j = { json, 1 };
+		expect(pallas_module_open(dev, syntax, &j, &m) ==
+		    PALLAS_ECOMPILE && strstr(pallas_module_diagnostics(m),
+		    "\"line\": 22, \"column\": 36") &&
+		    pallas_module_diagnostics(m)[0] == '[', "JSON diagnostics",
+		    pallas_module_diagnostics(m));
+	}
 	expect_error_at("syntax", syntax, 22, 36);
 	expect_error_at("semantic", semantic, 31, 25);
 	pallas_device_close(dev);
