@@ -153,13 +153,16 @@ pallas_module_open(PallasDevice *dev, const PallasSource *src,
 	const char *preset;
 	PallasModule *m;
 	Buf key = {0}, aotkey = {0};
-	int fresh;
+	int fresh, i;
 
 	if (out)
 		*out = NULL;
 	if (!dev || !src || !out || !src->name || !src->text || !src->file ||
-	    (opt && opt->nflag && !opt->flag))
+	    (opt && (opt->nflag < 0 || (opt->nflag && !opt->flag))))
 		return PALLAS_EINVAL;
+	for (i = 0; opt && i < opt->nflag; i++)
+		if (!opt->flag[i])
+			return PALLAS_EINVAL;
 	preset = pallas_device_preset(dev);
 	if (jit_key(&key, src, preset, opt, 1) || jit_key(&aotkey, src,
 	    preset, opt, 0)) {

@@ -117,6 +117,14 @@ main(void)
 	    "a second preset is a second module", NULL);
 	expect(pallas_module_call(dev, m4, "twice", ok, 2) == PALLAS_EPRESET,
 	    "module of another preset", pallas_last_error(dev));
+	{
+		const char *nullflag[] = { NULL };
+		PallasModuleOptions nf = { nullflag, 1 }, neg = { NULL, -1 };
+		expect(pallas_module_open(dev, good, &nf, &m) == PALLAS_EINVAL &&
+		    !m, "a NULL flag", NULL);
+		expect(pallas_module_open(dev, good, &neg, &m) ==
+		    PALLAS_EINVAL && !m, "a negative flag count", NULL);
+	}
 	expect(pallas_module_open(dev, good, &bad, &m) == PALLAS_EINVAL &&
 	    m && strstr(pallas_module_diagnostics(m), "-fno-such-flag"),
 	    "unknown flag", m ? pallas_module_diagnostics(m) : NULL);
