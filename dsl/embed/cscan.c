@@ -217,6 +217,35 @@ layout(const Scan *s, size_t begin, size_t end)
 	return out;
 }
 
+/* A line splice inside the text that joins two pieces of one token: C
+ * sees one token, the layout (which keeps the file's lines) two. */
+static void
+check_splices(Scan *s, const EmbedModule *m)
+{
+	const char *t = s->sf->text;
+	size_t i;
+
+	for (i = m->begin + 1; i + 2 < m->end; i++) {
+		size_t nl = t[i + 1] == '\r' ? i + 2 : i + 1;
+		if (t[i] != '\\' || t[nl] != '\n' || nl + 1 >= m->end ||
+		    strchr(" \t\n", t[i - 1]) || strchr(" \t\r\n", t[nl + 1]))
+			continue;
+		{
+			Loc l = {0};
+			int k;
+			l.file = s->file;
+			for (k = 1; k < s->sf->nline &&
+			    (size_t)s->sf->linestart[k + 1] <= i; k++)
+				;
+			l.line = l.eline = k;
+			l.col = l.ecol = (int)(i - (size_t)s->sf->linestart[k]) + 1;
+			diag_error(s->d, l, "a line splice inside a token of "
+			    "module '%s': write the token on one line", m->name);
+		}
+		return;
+	}
+}
+
 /* The module's name after PK_MODULE's '(' at i; the index after the ','
  * or 0 after an error. */
 static size_t
@@ -303,6 +332,7 @@ invocation(Scan *s, size_t at, size_t lp)
 	m.end = s->off[end];
 	m.text = stringize(s, i, end, &m.len);
 	m.layout = layout(s, m.begin, m.end);
+	check_splices(s, &m);
 	if (m.len == 0)
 		diag_error(s->d, m.at, "module '%s' has no kernel text",
 		    m.name);

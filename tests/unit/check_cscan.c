@@ -140,6 +140,8 @@ START_TEST(errors)
 		    "module named 'a'" },
 		{ "PK_MODULE(a, \"x)", "unterminated PK_MODULE 'a'" },
 		{ "PK_MODULE(", "PK_MODULE needs a module name" },
+		{ "PK_MODULE(a, x ab\\\ncd y)", "t.c:1:18: error: a line splice "
+		    "inside a token of module 'a'" },
 		{ "PK_MODULE(a", "expected ',' after the module name 'a'" },
 	};
 	size_t i;

@@ -12,9 +12,9 @@ PK_MODULE(comments, a /* ) , */ b // ) not the end
     line */ d)
 PK_MODULE(literals, s = ")" ; t = "a\"b)" ; c = ')' ; q = '\'' ; e = "\\")
 PK_MODULE(nested, f(g(h), (i, j)) [k, l] { m, n })
-PK_MODULE(splice, ab\
-cd ef \
-  gh)
+PK_MODULE(splice, ab cd ef \
+  gh \
+ij)
 PK_MODULE(numbers, 1e+5 0x1p-3 .5 1.5e-3f x+1)
 PK_MODULE(directive_text, PK_PP(#define N 8) PK_PP(#include "x.pk") a # b ## c)
 PK_MODULE(
