@@ -17,9 +17,11 @@
 
 #include "machine/sim.h"
 
-/* AVX2 clones of the loops, chosen at load time (glibc ifunc). */
+/* AVX2 clones of the loops, chosen at load time (glibc ifunc); not
+ * under ThreadSanitizer, whose instrumented resolvers would run before
+ * its runtime starts. */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && \
-    defined(__linux__)
+    defined(__linux__) && !defined(__SANITIZE_THREAD__)
 #define CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define CLONES
