@@ -111,6 +111,11 @@ build misuse "$src/tests/embed/misuse.c" || exit 1
 PALLAS_CACHE=0 "$tmp/misuse" > "$tmp/mis.out" 2>&1 && ok ||
 	{ cat "$tmp/mis.out"; bad "API misuse"; }
 
+# the program's own xmalloc or diag_error never replace the compiler's
+build interpose "$src/tests/embed/interpose.c" || exit 1
+PALLAS_CACHE=0 "$tmp/interpose" > "$tmp/ip.out" 2>&1 && ok ||
+	{ cat "$tmp/ip.out"; bad "the compiler calls the program's functions"; }
+
 # --- two C files of one program; PK_PP(#include) and run-time -D flags
 build multi "$src/tests/embed/multi.c" "$src/tests/embed/other.c" || exit 1
 PALLAS_CACHE=0 "$tmp/multi" > "$tmp/multi.out" 2>&1 &&
