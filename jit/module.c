@@ -34,6 +34,15 @@ static pthread_cond_t compiled = PTHREAD_COND_INITIALIZER;
 static PallasModule *modules;
 static PallasJitStats stats;
 
+/* One more of a counter in stats. */
+static void
+count(uint64_t *c)
+{
+	pthread_mutex_lock(&lock);
+	(*c)++;
+	pthread_mutex_unlock(&lock);
+}
+
 /* The exports of m's image, for pallas_module_export. */
 static int
 list_exports(PallasModule *m)
@@ -83,24 +92,17 @@ build(PallasModule *m, const PallasSource *src,
 		rc = jitcache_load(dir, m->key.p, m->key.n, &img, &len);
 		if (rc == JITCACHE_HIT && (m->image = img, m->len = len,
 		    list_exports(m) == 0)) {
-			pthread_mutex_lock(&lock);
-			stats.disk_hits++;
-			pthread_mutex_unlock(&lock);
+			count(&stats.disk_hits);
 			m->diag = strdup("");
 			return;
 		}
 		if (rc == JITCACHE_HIT)
 			free(img), m->image = NULL;
-		if (rc == JITCACHE_CORRUPT || rc == JITCACHE_HIT) {
-			pthread_mutex_lock(&lock);
-			stats.disk_corrupt++;
-			pthread_mutex_unlock(&lock);
-		}
+		if (rc == JITCACHE_CORRUPT || rc == JITCACHE_HIT)
+			count(&stats.disk_corrupt);
 	}
 	rc = jit_compile(&in, &out);
-	pthread_mutex_lock(&lock);
-	stats.compiles++;
-	pthread_mutex_unlock(&lock);
+	count(&stats.compiles);
 	m->diag = out.diag;
 	m->image = out.image;
 	m->len = out.len;
@@ -113,11 +115,8 @@ build(PallasModule *m, const PallasSource *src,
 		return;
 	}
 	if (cache && jitcache_store(dir, m->key.p, m->key.n, m->image,
-	    m->len) == 0) {
-		pthread_mutex_lock(&lock);
-		stats.disk_stores++;
-		pthread_mutex_unlock(&lock);
-	}
+	    m->len) == 0)
+		count(&stats.disk_stores);
 }
 
 /* The process's entry for key, made (not yet ready) if there is none;
@@ -181,9 +180,7 @@ pallas_module_open(PallasDevice *dev, const PallasSource *src,
 	if (m && fresh) {
 		if (bind_aot(m, src, &aotkey) && list_exports(m) == 0) {
 			m->diag = strdup("");
-			pthread_mutex_lock(&lock);
-			stats.aot_binds++;
-			pthread_mutex_unlock(&lock);
+			count(&stats.aot_binds);
 		} else {
 			m->aot = 0;
 			m->image = NULL;
