@@ -270,7 +270,7 @@ setup_ops(Pl *P)
 		for (d = 0; d < o->shape.rank; d++)
 			po->dynamic |= o->map && sema_reads_table(o->map[d]);
 		po->constant = sema_map_constant(k, o);
-		po->nbuf = sema_block_slots(k, o);
+		po->nbuf = sema_slots_of(o, po->constant);
 		if (o->role == ROLE_OUT)
 			setup_keys(P, i);
 	}

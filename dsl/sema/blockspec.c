@@ -8,8 +8,9 @@
  * check (COperand.runtime_check).
  *
  * Gives:    blockspec_shape(), blockspec_map(), blockspec_check_maps(),
- *           sema_map_constant() and sema_block_slots() (checked.h: the
- *           buffer count both the budget and the backend's plan use).
+ *           sema_map_constant(), sema_block_slots(), sema_slots_of()
+ *           (checked.h: the buffer count both the budget and the
+ *           backend's plan use).
  * Tests:    tests/diag/sema-block-*.pk, sema-map-*.pk, check_sema.c
  */
 #include <string.h>
@@ -210,9 +211,15 @@ sema_map_constant(const CKernel *k, const COperand *o)
 }
 
 int
+sema_slots_of(const COperand *o, int constant)
+{
+	return o->buffers == 1 || constant ? 1 : 2;
+}
+
+int
 sema_block_slots(const CKernel *k, const COperand *o)
 {
-	return o->buffers == 1 || sema_map_constant(k, o) ? 1 : 2;
+	return sema_slots_of(o, o->buffers == 1 || sema_map_constant(k, o));
 }
 
 void

@@ -409,11 +409,13 @@ int sema_reads_table(const CExpr *e);
  * structural.  sema_block_slots: the block slots o gets in VMEM (or
  * SMEM): 1 when it asks for 'buffers 1' or its block is constant, else
  * 2 (double buffering).  The checks' budget and the compiled path's
- * allocation both count slots with it.
+ * allocation both count slots with it; sema_slots_of gives the same
+ * from a sema_map_constant result the caller already has.
  */
 #define SEMA_CONST_STEPS 65536
 int sema_map_constant(const CKernel *k, const COperand *o);
 int sema_block_slots(const CKernel *k, const COperand *o);
+int sema_slots_of(const COperand *o, int constant);
 
 /*
  * The first element of operand op's block on each dimension at grid
