@@ -15,7 +15,8 @@
  *    were there before;
  *  - duplication: a producer with users outside the consumer is copied
  *    into it only if it is cheap (not IsExpensive: exp, log, divide,
- *    dot...) and effectively unary or no larger than its inputs;
+ *    dot...) and effectively unary or no larger than its inputs, or if
+ *    every one of its users can take it (then it dies: nothing stored);
  *  - the softmax guard: a producer feeding both a row-max reduce and the
  *    subtract before an exp is never duplicated (the copy could differ
  *    from the value the max was taken over).
@@ -245,6 +246,28 @@ cheap_copy(const HloComp *c, const HloInstr *p)
 	return full <= 1 || in <= out;
 }
 
+/*
+ * XLA's "fusible into all its users": every user of producer pi can take
+ * it (each a consumer this pass grows), so copies replace it and it
+ * dies.  Then an expensive or wide producer is copied too, as the TPU
+ * compiler copies the toy's exp into two fusions rather than store it
+ * (../shared/reference/seed-dumps.md, 1.3).  Never a dot or a reduce.
+ */
+static int
+all_users_take(const Fz *z, int pi)
+{
+	const HloInstr *p = z->c->instr.v[pi];
+	int j;
+
+	if (z->c->root == pi || p->op == HLO_DOT || p->op == HLO_REDUCE)
+		return 0;
+	for (j = 0; j < z->c->instr.n; j++)
+		if (reads(z->c->instr.v[j], pi) && hlo_fuse_live(z->c, j) &&
+		    !consumer_ok(z, j))
+			return 0;
+	return 1;
+}
+
 /* Operand slots of consumer f that read v (a fusion reads it once). */
 static int
 slots(const HloInstr *f, int v)
@@ -275,12 +298,11 @@ should_fuse(Fz *z, int f, int k, int *dup)
 		z->nguard += z->count;
 		return 0;
 	}
-	if (expensive(p)) {
-		z->nexp += z->count;
-		return 0;
-	}
-	if (!cheap_copy(z->c, p)) {
-		z->nunary += z->count;
+	if ((expensive(p) || !cheap_copy(z->c, p)) && !all_users_take(z, pi)) {
+		if (expensive(p))
+			z->nexp += z->count;
+		else
+			z->nunary += z->count;
 		return 0;
 	}
 	return 1;

@@ -66,8 +66,24 @@ fuse(HFx *f, const char *text, int mof, int expect)
 	return m;
 }
 
-/* e = exp(p) feeds two consumers: each becomes a fusion, exp stays out. */
+/* e = exp(p) feeds two consumers and the result tuple, which cannot take
+   it: each consumer becomes a fusion, exp stays out (stored anyway). */
 static const char expensive_text[] = HDR
+    "ENTRY main {\n"
+    "  p = f32[4,8]{1,0} parameter(0)\n"
+    "  q = f32[4,8]{1,0} parameter(1)\n"
+    "  e = f32[4,8]{1,0} exponential(p)\n"
+    "  nq = f32[4,8]{1,0} negate(q)\n"
+    "  x = f32[4,8]{1,0} multiply(e, nq)\n"
+    "  aq = f32[4,8]{1,0} abs(q)\n"
+    "  y = f32[4,8]{1,0} add(e, aq)\n"
+    "  ROOT t = (f32[4,8]{1,0}, f32[4,8]{1,0}, f32[4,8]{1,0}) "
+    "tuple(x, y, e)\n"
+    "}\n";
+
+/* The same without e in the tuple: both users take exp, so each fusion
+   gets a copy and nothing stores e (as the TPU compiler does). */
+static const char expensive_all_text[] = HDR
     "ENTRY main {\n"
     "  p = f32[4,8]{1,0} parameter(0)\n"
     "  q = f32[4,8]{1,0} parameter(1)\n"
@@ -96,6 +112,24 @@ START_TEST(expensive_producer_is_not_duplicated)
 		ck_assert_str_eq(fu->kind, "kLoop");
 		ck_assert_int_eq(count_in(body(m, fu), HLO_EXP), 0);
 	}
+	hfx_free(&f);
+}
+END_TEST
+
+START_TEST(expensive_producer_taken_by_all_users_is_copied)
+{
+	HFx f;
+	HloModule *m;
+	int i;
+
+	hfx_init(&f, NULL);
+	m = fuse(&f, expensive_all_text, 0, 1);
+	ck_assert_int_eq(hfx_count(m, HLO_FUSION, 0), 2);
+	ck_assert_int_eq(hfx_count(m, HLO_EXP, 0), 0);
+	ck_assert_int_eq(hfx_count(m, HLO_EXP, 1), 2);
+	for (i = 0; i < 2; i++)
+		ck_assert_int_eq(count_in(body(m, fusion_n(m, i)), HLO_EXP),
+		    1);
 	hfx_free(&f);
 }
 END_TEST
@@ -475,6 +509,7 @@ suite(void)
 	TCase *u = tcase_create("mof");
 
 	tcase_add_test(t, expensive_producer_is_not_duplicated);
+	tcase_add_test(t, expensive_producer_taken_by_all_users_is_copied);
 	tcase_add_test(t, cheap_producer_is_duplicated);
 	tcase_add_test(t, softmax_guard_keeps_the_shifted_value_single);
 	tcase_add_test(t, kinds_loop_input_output);
