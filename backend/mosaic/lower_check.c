@@ -1,5 +1,6 @@
 /*
- * lower_check.c - run-time checks of a body's dynamic indices.  A dynamic
+ * lower_check.c - run-time checks of a body's dynamic indices (and of its
+ * integer divisors, which must not be 0, as in interpret mode).  A dynamic
  * start that interval arithmetic (range.c) cannot prove inside its
  * dimension, and a start whose alignment only multiple_of promises (the
  * compiled access relies on it), are compared on the scalar unit before
@@ -8,7 +9,8 @@
  * of a neighbouring buffer.  Not emitted with -fno-bounds-check.
  *
  * Needs:    the slot ranges the statements record (ml_range_slot).
- * Gives:    ml_index(), ml_index_of(), ml_range_slot() (lower.h).
+ * Gives:    ml_index(), ml_index_of(), ml_divisor(), ml_vdivisor(),
+ *           ml_range_slot() (lower.h).
  * Record:   "(index record)", SMEM i32 words: the grid point (one word
  *           per axis), then the start and the end of the failing slice;
  *           the trap's message reads them (%N).
@@ -120,6 +122,62 @@ ml_index(L *l, const CSlice *sl, int d, int64_t dim, const char *name)
 		promise(l, c, v, d, name);
 	l->f->loc = save;
 	return v;
+}
+
+/* Stops the program when the i32 scalar v, the divisor of e (an integer
+   / or %), is 0, unless interval arithmetic proves it nonzero. */
+void
+ml_divisor(L *l, const CExpr *e, TRef v)
+{
+	Loc save = l->f->loc;
+	int64_t lo, hi;
+
+	if (!l->refs->checks || l->err || (mosaic_range(l->k, &l->rng,
+	    e->arg[1], &lo, &hi) && (lo > 0 || hi < 0)))
+		return;
+	l->f->loc = e->loc;
+	trap(l, tile_cmp(l->f, TC_EQ, v, tile_const_i32(l->f, 0)), v, 0,
+	    "integer division by zero");
+	l->f->loc = save;
+}
+
+/*
+ * The same for a vector divisor v: any element 0 stops the program.  The
+ * mask of zeros, as i32, is max-reduced to one element and extracted
+ * (ml_extract): a few dozen cycles per division, where a divisor that is
+ * not a nonzero constant is rare.
+ */
+void
+ml_vdivisor(L *l, const CExpr *e, TRef v)
+{
+	TVal vt = *tile_val(l->f, v);	/* emits move the values */
+	TVal mt = ml_vec_type(l, DT_BOOL, &vt.shape, vt.lay.kind);
+	TVal it = ml_vec_type(l, DT_I32, &vt.shape, vt.lay.kind);
+	TRef a[3], zero, one, any;
+	Loc save = l->f->loc;
+	int64_t lo, hi;
+	int d, opi;
+
+	if (!l->refs->checks || l->err || (mosaic_range(l->k, &l->rng,
+	    e->arg[1], &lo, &hi) && (lo > 0 || hi < 0)))
+		return;
+	l->f->loc = e->loc;
+	zero = tile_const_i32(l->f, 0);
+	one = tile_const_i32(l->f, 1);
+	a[0] = v;
+	a[1] = tile_emit(l->f, TOP_SPLAT, &zero, 1, &vt, NULL);
+	a[0] = tile_emit(l->f, TOP_CMP, a, 2, &mt, &opi);
+	l->f->op.v[opi].u.cmp = TC_EQ;
+	a[1] = tile_emit(l->f, TOP_SPLAT, &one, 1, &it, NULL);
+	a[2] = tile_emit(l->f, TOP_SPLAT, &zero, 1, &it, NULL);
+	any = tile_emit(l->f, TOP_SELECT, a, 3, &it, NULL);
+	for (d = vt.shape.rank - 1; d >= 0; d--)
+		if (tile_val(l->f, any)->shape.d[d] > 1)
+			any = ml_reduce(l, any, CX_RMAX, d);
+	any = ml_extract(l, any);
+	trap(l, tile_cmp(l->f, TC_NE, any, zero), zero, 0,
+	    "integer division by zero");
+	l->f->loc = save;
 }
 
 TRef

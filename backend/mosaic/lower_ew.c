@@ -315,6 +315,8 @@ ev_ew_op(L *l, const CExpr *e, const Ctx *c, const Shape *cs)
 			a[i] = ev_arg(l, e->arg[i], c, cs, 1);
 	}
 	t = ml_vec_type(l, ml_wide_dt(e->dtype), cs, ew_layout(l, a, e->n));
+	if ((e->op == CX_DIV || e->op == CX_MOD) && !dtype_is_float(e->dtype))
+		ml_vdivisor(l, e, a[1]);
 	if (ml_cmp_of(e->op, &cmp)) {
 		r = tile_emit(l->f, TOP_CMP, a, 2, &t, &opi);
 		l->f->op.v[opi].u.cmp = cmp;

@@ -140,6 +140,8 @@ scalar_binop(L *l, const CExpr *e)
 
 	if (ml_cmp_of(e->op, &c))
 		return tile_cmp(l->f, c, a, b);
+	if ((e->op == CX_DIV || e->op == CX_MOD) && !dtype_is_float(e->dtype))
+		ml_divisor(l, e, b);
 	return ml_fix_i8(l, e, tile_binop(l->f, ml_ew_op(e->op), a, b));
 }
 

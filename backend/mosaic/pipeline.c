@@ -69,8 +69,9 @@ typedef struct Pe {
 				   the value (2 naxis); TNONE without checks */
 	int at;			/* the point the maps are evaluated at:
 				   REC_CUR, REC_NXT or REC_ZERO */
-	int tcheck;		/* 1: check the table indices of the maps
-				   being emitted */
+	int tcheck;		/* 1: check the table indices (and divisors)
+				   of the maps being emitted */
+	int cur;		/* the operand whose map is being emitted */
 	struct Clip **clip;	/* per windowed operand (clip_all()) */
 	int bad;
 } Pe;
@@ -433,13 +434,12 @@ point_text(Pe *P)
 }
 
 /*
- * Stops the program unless lo <= v <= hi: "at grid point P the WHAT V
- * OF is outside [lo, hi + 1)", the ops located at loc.  The value goes
- * to the record's last word, where the trap reads it.
+ * Stops the program when bad holds: "at grid point P " and msg, which
+ * reads the value v from the record's last word (%N), the ops located
+ * at loc.
  */
 static void
-check(Pe *P, TRef v, int64_t lo, int64_t hi, const char *what,
-    const char *of, Loc loc)
+stop(Pe *P, TRef bad, TRef v, const char *msg, Loc loc)
 {
 	Loc save = P->f->loc;
 	int64_t vw = 2 * P->k->naxis;
@@ -447,23 +447,70 @@ check(Pe *P, TRef v, int64_t lo, int64_t hi, const char *what,
 	int opi;
 
 	P->f->loc = loc;
-	args[0] = tile_binop(P->f, TOP_OR, tile_cmp(P->f, TC_LT, v,
-	    ci(P, lo)), tile_cmp(P->f, TC_GT, v, ci(P, hi)));
+	args[0] = bad;
 	args[1] = P->rec;
 	smem_access(P, TOP_SSTORE, P->rec, v, &vw, NULL, 1);
 	tile_emit(P->f, TOP_TRAP, args, 2, NULL, &opi);
 	P->f->op.v[opi].name = arena_printf(P->f->arena, "at grid point %s "
-	    "the %s %%%d %s is outside [%lld, %lld)", point_text(P), what,
-	    (int)vw, of, (long long)lo, (long long)hi + 1);
+	    "%s", point_text(P), msg);
 	P->f->loc = save;
 }
 
-/* 1 if an SMEM table read in e has an index to check. */
+/* Stops the program unless lo <= v <= hi: "the WHAT V OF is outside
+   [lo, hi + 1)". */
+static void
+check(Pe *P, TRef v, int64_t lo, int64_t hi, const char *what,
+    const char *of, Loc loc)
+{
+	Loc save = P->f->loc;
+	TRef bad;
+
+	P->f->loc = loc;
+	bad = tile_binop(P->f, TOP_OR, tile_cmp(P->f, TC_LT, v, ci(P, lo)),
+	    tile_cmp(P->f, TC_GT, v, ci(P, hi)));
+	P->f->loc = save;
+	stop(P, bad, v, arena_printf(P->f->arena, "the %s %%%d %s is outside "
+	    "[%lld, %lld)", what, (int)(2 * P->k->naxis), of, (long long)lo,
+	    (long long)hi + 1), loc);
+}
+
+/* 1 if the divisor of e (a division) may be 0. */
+static int
+divisor_unproved(const Pe *P, const CExpr *e)
+{
+	int64_t a, b;
+
+	return P->checks && !(mosaic_range(P->k, NULL, e->arg[1], &a, &b) &&
+	    (a > 0 || b < 0));
+}
+
+/* Stops the program when the divisor v of the map e (e->arg[1]) is 0,
+   unless interval arithmetic proves it nonzero. */
+static void
+check_divisor(Pe *P, const CExpr *e, TRef v)
+{
+	Loc save = P->f->loc;
+	TRef bad;
+
+	if (!divisor_unproved(P, e))
+		return;
+	P->f->loc = e->loc;
+	bad = tile_cmp(P->f, TC_EQ, v, ci(P, 0));
+	P->f->loc = save;
+	stop(P, bad, v, arena_printf(P->f->arena, "the index map of '%s' "
+	    "divides by zero", P->k->op[P->cur].name), e->loc);
+}
+
+/* 1 if an SMEM table read in e has an index to check, or a division in
+   e a divisor. */
 static int
 table_unproved(const Pe *P, const CExpr *e)
 {
 	const CSlice *sl;
 	int d, i;
+
+	if ((e->op == CX_DIV || e->op == CX_MOD) && divisor_unproved(P, e))
+		return 1;
 
 	if (e->op == CX_LOAD) {
 		sl = &e->u.load.sl;
@@ -745,9 +792,13 @@ emit_map(Pe *P, const CExpr *e, const TRef *axis)
 	default:
 		break;
 	}
-	if (binop_of(e->op, &t))
-		return tile_binop(P->f, t, emit_map(P, e->arg[0], axis),
-		    emit_map(P, e->arg[1], axis));
+	if (binop_of(e->op, &t)) {
+		args[0] = emit_map(P, e->arg[0], axis);
+		args[1] = emit_map(P, e->arg[1], axis);
+		if ((t == TOP_DIV || t == TOP_REM) && P->tcheck)
+			check_divisor(P, e, args[1]);
+		return tile_binop(P->f, t, args[0], args[1]);
+	}
 	if (cmp_of(e->op, &c))
 		return tile_cmp(P->f, c, emit_map(P, e->arg[0], axis),
 		    emit_map(P, e->arg[1], axis));
@@ -765,6 +816,7 @@ indices(Pe *P, int i, const TRef *axis, TRef *idx)
 	const COperand *o = &P->k->op[i];
 	int d;
 
+	P->cur = i;
 	for (d = 0; d < o->shape.rank; d++)
 		idx[d] = o->map && o->map[d] ? emit_map(P, o->map[d], axis) :
 		    ci(P, 0);

@@ -9,7 +9,8 @@
  * Method:   grid axes range over [0, extent); constants are points;
  *           slots take the ranges the body lowering recorded (for
  *           variables from their bounds, lets from their values); +, -,
- *           *, min, max, select, negation, and / and % by a positive
+ *           *, min, max, select, negation, broadcasts (for divisors
+ *           of vectors, the bounds of each element), / and % by a positive
  *           constant of a non-negative value.  Anything else (a table
  *           read, a division by a range) is unknown.  Values are i32, so
  *           bounds beyond +-2^31 count as unknown.
@@ -51,6 +52,8 @@ mosaic_range(const CKernel *k, const MosaicRanges *r, const CExpr *e,
 			*hi = 127;
 		}
 		return 1;
+	case CX_BROADCAST:	/* a vector's bounds hold for each element */
+		return mosaic_range(k, r, e->arg[0], lo, hi);
 	case CX_NEG:
 		if (!mosaic_range(k, r, e->arg[0], &a0, &a1))
 			return 0;

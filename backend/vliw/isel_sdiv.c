@@ -9,7 +9,7 @@
  * flipping the sign bits), then applies the signs: about 8 cycles a step.
  * Such divisions are rare in kernels (index maps such as h / (H / KVH)
  * usually divide by a power of two); a divisor of zero gives an undefined
- * value, as sema and interpret mode reject it where they can.
+ * value here: the lowering checks divisors first (lower_check.c).
  */
 #include "backend/vliw/isel.h"
 

@@ -8,8 +8,8 @@
  * remainder, then one unsigned correction step; the signs last (so
  * INT_MIN / -1 wraps to INT_MIN, INT_MIN % -1 is 0).  A divisor known
  * at compile time folds its reciprocal, and a power of two takes a
- * shift.  A divisor of zero gives an undefined value (interpret mode
- * reports it).
+ * shift.  A divisor of zero gives an undefined value here: the lowering
+ * checks divisors first (lower_check.c).
  * About 40 VALU ops per tile.
  */
 #include "backend/vliw/isel.h"

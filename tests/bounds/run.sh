@@ -7,7 +7,8 @@
 # mode reports it, exit 1); with an in-range table the outputs equal
 # interpret mode's; -fno-bounds-check takes the check out (the run then
 # succeeds with garbage); a table read through the table checks the
-# outer index.  Then the C path: the generated header's entry point
+# outer index.  Integer divisors known only at run time (div.pk) are
+# checked likewise.  Then the C path: the generated header's entry point
 # returns PALLAS_ECHECK, not PALLAS_OK (tests/bounds/driver.c).
 #
 # Environment: PALLASC, top_srcdir, top_builddir (set by make check), CC.
@@ -161,6 +162,83 @@ done
 [ "$(grep -c ' trap ' tile)" = 5 ] || bad "dyn: checks: $(grep ' trap ' tile)"
 "$PALLASC" --emit=tile --entry proved dyn.pk >tile 2>err &&
 	! grep -q ' trap ' tile || bad "proved has checks: $(grep trap tile)"
+
+# Integer divisors (div.pk): a 0 stops the compiled kernel with
+# interpret mode's message at the division (plus the grid point), in an
+# index map, a scalar of the body, a vector, i8 and odd blocks; nonzero
+# divisors give interpret mode's outputs; proved divisors get no check,
+# and -fno-bounds-check takes the checks out.
+cp "$here/div.pk" . || exit 99
+"$check" table tgood.npy 1 1 1 1 || exit 99
+"$check" table tzero.npy 1 1 0 1 || exit 99
+# x, y: i32[32, 128] of values in [-999, 999], y's without 0 (yzero: one
+# 0 in block 2); xo, yo, yozero: [24, 12], yozero's 0 in a padded tile
+"$check" iseq x.npy 32 128 -999 1999 || exit 99
+"$check" iseq ygood.npy 32 128 1 13 || exit 99
+"$check" iseq yzero.npy 32 128 1 13 20,77=0 || exit 99
+"$check" iseq xo.npy 24 12 -100 201 || exit 99
+"$check" iseq yo.npy 24 12 1 5 || exit 99
+"$check" iseq yozero.npy 24 12 1 5 23,11=0 || exit 99
+for preset in small v4; do
+	drun() {	# drun MODE ENTRY ARGS...: status in $st
+		m=$1
+		e=$2
+		shift 2
+		"$PALLASC" -m $preset $m --run div.pk --entry "$e" \
+		    -fdiagnostics-color=never "$@" >out 2>err
+		st=$?
+	}
+	for c in "mapdiv|10:26|--smem t=tzero.npy|the index map of 'x' divides by zero" \
+	    "sdiv|17:22|--smem t=tzero.npy|integer division by zero" \
+	    "vdiv|23:12|--input-file x=x.npy --input-file y=yzero.npy|integer division by zero" \
+	    "odd|34:14|--input-file x=xo.npy --input-file y=yozero.npy|integer division by zero"; do
+		e=${c%%|*}
+		rest=${c#*|}
+		at=${rest%%|*}
+		rest=${rest#*|}
+		args=${rest%%|*}
+		what=${rest#*|}
+		# shellcheck disable=SC2086
+		drun "" $e $args
+		[ $st -eq 1 ] && grep -qF "div.pk:$at: error: at grid point (i=" err &&
+		    grep -qF "$what" err ||
+			bad "$preset $e compiled: status $st: $(cat err)"
+		# shellcheck disable=SC2086
+		drun --interpret $e $args
+		[ $st -eq 1 ] || bad "$preset $e interpret: status $st: $(cat err)"
+		# without the check the quotient is undefined: mapdiv's block
+		# index then trips the simulator's HBM check instead
+		# shellcheck disable=SC2086
+		drun -fno-bounds-check $e $args
+		[ $st -eq 0 ] || { [ $e = mapdiv ] && [ $st -eq 1 ] &&
+		    ! grep -qF "$what" err; } ||
+			bad "$preset $e -fno-bounds-check: status $st: $(cat err)"
+	done
+	for c in "mapdiv|--smem t=tgood.npy" "sdiv|--smem t=tgood.npy" \
+	    "vdiv|--input-file x=x.npy --input-file y=ygood.npy" \
+	    "odd|--input-file x=xo.npy --input-file y=yo.npy" \
+	    "proved|--smem t=tgood.npy --input-file x=x.npy"; do
+		e=${c%%|*}
+		args=${c#*|}
+		rm -rf "$preset/$e" && mkdir -p "$preset/$e/c" "$preset/$e/i" ||
+			exit 99
+		# shellcheck disable=SC2086
+		drun "" $e $args --save-dir "$preset/$e/c"
+		[ $st -eq 0 ] || bad "$preset $e: $(cat err)"
+		# shellcheck disable=SC2086
+		drun --interpret $e $args --save-dir "$preset/$e/i"
+		[ $st -eq 0 ] || bad "$preset $e interpret: $(cat err)"
+		for f in "$preset/$e/i/"*.npy; do
+			cmp -s "$f" "$preset/$e/c/${f##*/}" ||
+				bad "$preset $e: compiled and interpreted ${f##*/} differ"
+		done
+	done
+done
+"$PALLASC" --emit=tile --entry proved div.pk >tile 2>err &&
+	! grep -q ' trap ' tile || bad "proved has checks: $(grep trap tile)"
+"$PALLASC" --emit=tile --entry vdiv div.pk >tile 2>err || bad "$(cat err)"
+[ "$(grep -c ' trap .*integer division by zero' tile)" = 2 ] ||
+	bad "vdiv: checks: $(grep ' trap ' tile)"
 
 # The C path: the header's entry point on both presets.
 flags=$(PKG_CONFIG_PATH="$top_builddir" pkg-config --cflags --libs pallas) ||

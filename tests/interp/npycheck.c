@@ -9,6 +9,9 @@
  *   npycheck splash DIR TOL               DIR/o.npy, lse.npy, causal mask
  *   npycheck table FILE [DTYPE] V...      an i32 (or i8, bool, f32) vector
  *                                         as a .npy file
+ *   npycheck iseq FILE R C LO N [I,J=V]...  an i32 [R, C] matrix,
+ *                                         element k = LO + k mod N, then
+ *                                         element (I, J) set to V
  *   npycheck same A B TOL                 A.npy equals B.npy: same dtype
  *                                         and shape, bit for bit (TOL 0)
  *                                         or floats within TOL (relative)
@@ -174,6 +177,35 @@ table(const char *path, int n, char **v)
 	return rc ? 1 : 0;
 }
 
+static int
+iseq(const char *path, int n, char **v)
+{
+	Shape s = { 2, { atoi(v[0]), atoi(v[1]) } };
+	long lo = atol(v[2]), m = atol(v[3]);
+	InterpBuf b;
+	char err[256];
+	int64_t k;
+	int i, r, c, rc;
+
+	if (s.d[0] <= 0 || s.d[1] <= 0 || m <= 0)
+		return 2;
+	interp_buf_alloc(&b, "x", DT_I32, &s);
+	for (k = 0; k < s.d[0] * s.d[1]; k++)
+		interp_buf_set(&b, k, (double)(lo + k % m));
+	for (i = 4; i < n; i++) {
+		double x;
+		if (sscanf(v[i], "%d,%d=%lf", &r, &c, &x) != 3 || r < 0 ||
+		    c < 0 || r >= s.d[0] || c >= s.d[1])
+			return 2;
+		interp_buf_set(&b, (int64_t)r * s.d[1] + c, x);
+	}
+	rc = interp_npy_write(path, &b, err, sizeof err);
+	if (rc)
+		fprintf(stderr, "npycheck: %s\n", err);
+	interp_buf_free(&b);
+	return rc ? 1 : 0;
+}
+
 /* Element i of b as a double (bf16 widened, integers and bools too). */
 static double
 elem(const InterpBuf *b, int64_t i)
@@ -275,6 +307,8 @@ main(int argc, char **argv)
 	}
 	if (argc >= 4 && strcmp(argv[1], "table") == 0)
 		return table(argv[2], argc - 3, argv + 3);
+	if (argc >= 7 && strcmp(argv[1], "iseq") == 0)
+		return iseq(argv[2], argc - 3, argv + 3);
 	if (argc == 4 && strcmp(argv[1], "matmul") == 0)
 		return check_matmul(argv[2], atof(argv[3]));
 	if (argc == 4 && strcmp(argv[1], "splash") == 0)
@@ -283,6 +317,7 @@ main(int argc, char **argv)
 		return same(argv[2], argv[3], atof(argv[4]));
 	fprintf(stderr, "usage: npycheck gen-matmul DIR M K N SEED | "
 	    "matmul DIR TOL | gen-splash DIR H KVH S D SEED | splash DIR TOL "
-	    "| table FILE [i8|bool] V... | same A B TOL\n");
+	    "| table FILE [i8|bool] V... | iseq FILE R C LO N [I,J=V]... "
+	    "| same A B TOL\n");
 	return 2;
 }
