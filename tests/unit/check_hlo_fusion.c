@@ -66,32 +66,27 @@ fuse(HFx *f, const char *text, int mof, int expect)
 	return m;
 }
 
-/* e = exp(p) feeds two consumers and the result tuple, which cannot take
-   it: each consumer becomes a fusion, exp stays out (stored anyway). */
-static const char expensive_text[] = HDR
-    "ENTRY main {\n"
-    "  p = f32[4,8]{1,0} parameter(0)\n"
-    "  q = f32[4,8]{1,0} parameter(1)\n"
-    "  e = f32[4,8]{1,0} exponential(p)\n"
-    "  nq = f32[4,8]{1,0} negate(q)\n"
-    "  x = f32[4,8]{1,0} multiply(e, nq)\n"
-    "  aq = f32[4,8]{1,0} abs(q)\n"
+/* e = exp(p) feeds two consumers x and y. */
+#define EXP_TWO_USERS HDR \
+    "ENTRY main {\n" \
+    "  p = f32[4,8]{1,0} parameter(0)\n" \
+    "  q = f32[4,8]{1,0} parameter(1)\n" \
+    "  e = f32[4,8]{1,0} exponential(p)\n" \
+    "  nq = f32[4,8]{1,0} negate(q)\n" \
+    "  x = f32[4,8]{1,0} multiply(e, nq)\n" \
+    "  aq = f32[4,8]{1,0} abs(q)\n" \
     "  y = f32[4,8]{1,0} add(e, aq)\n"
+
+/* ... and the result tuple, which cannot take it: each consumer becomes a
+   fusion, exp stays out (stored anyway). */
+static const char expensive_text[] = EXP_TWO_USERS
     "  ROOT t = (f32[4,8]{1,0}, f32[4,8]{1,0}, f32[4,8]{1,0}) "
     "tuple(x, y, e)\n"
     "}\n";
 
-/* The same without e in the tuple: both users take exp, so each fusion
-   gets a copy and nothing stores e (as the TPU compiler does). */
-static const char expensive_all_text[] = HDR
-    "ENTRY main {\n"
-    "  p = f32[4,8]{1,0} parameter(0)\n"
-    "  q = f32[4,8]{1,0} parameter(1)\n"
-    "  e = f32[4,8]{1,0} exponential(p)\n"
-    "  nq = f32[4,8]{1,0} negate(q)\n"
-    "  x = f32[4,8]{1,0} multiply(e, nq)\n"
-    "  aq = f32[4,8]{1,0} abs(q)\n"
-    "  y = f32[4,8]{1,0} add(e, aq)\n"
+/* Without e in the tuple both users take exp, so each fusion gets a copy
+   and nothing stores e (as the TPU compiler does). */
+static const char expensive_all_text[] = EXP_TWO_USERS
     "  ROOT t = (f32[4,8]{1,0}, f32[4,8]{1,0}) tuple(x, y)\n"
     "}\n";
 
