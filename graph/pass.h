@@ -97,6 +97,7 @@ int64_t hlo_buffers_assign(HloBuffers *b, int64_t align,
     int (*keep)(const HloBuffers *b, int i, void *arg), void *arg);
 /* pass_algsimp*.c, pass_constfold.c, pass_cse.c (helpers: pass_simp.h) */
 int hlo_pass_algsimp(HloModule *m, HloPassCtx *cx);
+int hlo_pass_algsimp_div(HloModule *m, HloPassCtx *cx);
 int hlo_pass_constfold(HloModule *m, HloPassCtx *cx);
 int hlo_pass_cse(HloModule *m, HloPassCtx *cx);
 int hlo_pass_layout(HloModule *m, HloPassCtx *cx);	/* pass_layout.c */

@@ -1,8 +1,9 @@
 /*
  * pass_algsimp.c - algebraic simplification (XLA's AlgebraicSimplifier,
- * hlo.md 3.1): the driver that visits every instruction once per run,
- * the elementwise identities and the division rules.  The shape rules
- * are in pass_algsimp_shape.c, reduce and dot in pass_algsimp_reduce.c.
+ * hlo.md 3.1): the driver that visits every instruction once per run
+ * and the elementwise identities.  The shape rules are in
+ * pass_algsimp_shape.c, reduce and dot in pass_algsimp_reduce.c, the
+ * division rules (and the algsimp-div pass) in pass_algsimp_div.c.
  *
  * Every rewrite is exact (the pass's rtol is 0): a float identity is used
  * only where it holds for every input, signed zeros, infinities and NaN
@@ -10,9 +11,7 @@
  * x * 1 goes but x * 0 stays for floats (NaN * 0 and inf * 0 are NaN),
  * x / C becomes x * (1/C) only when every 1/C is a power of two the type
  * holds, where both sides round the same real number.  HandleDivide's
- * other float rules (exp, pow, sqrt, nested divides) change the rounding
- * and are left out; the integer shift rule needs shift opcodes the IR
- * does not have.
+ * rules that change the rounding are the algsimp-div pass.
  */
 #include <math.h>
 #include <string.h>
@@ -81,85 +80,6 @@ identity(HloOp op, HloType t, double v, int left)
 	}
 }
 
-/* The exponent range of normal numbers of t, for exact reciprocals. */
-static int
-exp_range(HloType t, int *lo, int *hi)
-{
-	switch (t) {
-	case HT_F16: *lo = -14; *hi = 15; return 1;
-	case HT_BF16: case HT_F32: *lo = -126; *hi = 127; return 1;
-	case HT_F64: *lo = -1022; *hi = 1023; return 1;
-	default: return 0;
-	}
-}
-
-/* 1/v when v is +-2^k and 1/v is a normal number of t: exact. */
-static int
-exact_reciprocal(HloType t, double v, double *r)
-{
-	int e, lo, hi;
-	double f;
-
-	if (!exp_range(t, &lo, &hi) || v == 0 || !isfinite(v))
-		return 0;
-	f = frexp(v, &e);	/* v = f * 2^e, |f| in [0.5, 1) */
-	if (fabs(f) != 0.5 || 1 - e < lo || 1 - e > hi)
-		return 0;
-	*r = ldexp(f < 0 ? -1 : 1, 1 - e);
-	return 1;
-}
-
-/*
- * A constant (or a broadcast of one) of exact reciprocals of every
- * element of instruction b, or -1.
- */
-static int
-reciprocal_of(Simp *s, int b)
-{
-	const HloInstr *bi = SI(s, b), *k = bi;
-	HloInstr *r;
-	HloType t = bi->shape.type;
-	int nk;
-	int64_t j;
-
-	if (k->op == HLO_BROADCAST)
-		k = SI(s, k->operand[0]);
-	if (k->op != HLO_CONSTANT || k->lit.n < 1 ||
-	    k->lit.n != hlo_shape_elems(&k->shape))
-		return -1;
-	for (j = 0; j < k->lit.n; j++) {
-		double x;
-		if (!exact_reciprocal(t, ev_round(t, k->lit.v[j]), &x))
-			return -1;
-	}
-	nk = simp_add(s->m, s->c, HLO_CONSTANT, &k->shape, NULL, 0, k);
-	r = SI(s, nk);
-	r->lit.n = k->lit.n;
-	r->lit.v = arena_alloc(s->m->arena, sizeof(double) * (size_t)k->lit.n);
-	for (j = 0; j < k->lit.n; j++)
-		exact_reciprocal(t, ev_round(t, k->lit.v[j]), &r->lit.v[j]);
-	if (bi->op != HLO_BROADCAST)
-		return nk;
-	return simp_broadcast(s->m, s->c, nk, &bi->shape, bi->dims.v,
-	    bi->dims.n, bi);
-}
-
-/* A / C -> A * (1/C) (HandleDivide rule 8), where 1/C is exact. */
-static int
-divide_by_constant(Simp *s, int i)
-{
-	HloInstr *in = SI(s, i);
-	int ops[2], r;
-
-	if (!hlo_type_is_float(in->shape.type) ||
-	    SI(s, in->operand[0])->op == HLO_CONSTANT ||
-	    (r = reciprocal_of(s, in->operand[1])) < 0)
-		return -1;
-	ops[0] = in->operand[0];
-	ops[1] = r;
-	return simp_add(s->m, s->c, HLO_MULTIPLY, &in->shape, ops, 2, in);
-}
-
 static int
 binary_rule(Simp *s, int i)
 {
@@ -186,7 +106,7 @@ binary_rule(Simp *s, int i)
 	case HLO_MAXIMUM: case HLO_MINIMUM: case HLO_AND: case HLO_OR:
 		return a == b ? algsimp_keep(s, i, a) : -1;
 	case HLO_DIVIDE:
-		return divide_by_constant(s, i);
+		return algsimp_divide_rule(s, i);
 	default:
 		return -1;
 	}
@@ -260,9 +180,10 @@ rule(Simp *s, int i)
 	}
 }
 
-/* One visit of every live instruction of c; 1 if something changed. */
+/* One visit of every live instruction of c with rulefn; 1 if something
+   changed. */
 static int
-simplify_comp(HloModule *m, HloComp *c)
+simplify_comp(HloModule *m, HloComp *c, int (*rulefn)(Simp *, int))
 {
 	Simp s = { m, c };
 	Arena a = {0};
@@ -274,7 +195,7 @@ simplify_comp(HloModule *m, HloComp *c)
 		i = k < n0 ? order[k] : k;
 		if (i < n0 && uses[i] == 0)
 			continue;	/* dead: dce drops it */
-		if ((r = rule(&s, i)) < 0)
+		if ((r = rulefn(&s, i)) < 0)
 			continue;
 		if (!hlo_shape_same(&SI(&s, r)->shape, &SI(&s, i)->shape))
 			bug("algsimp: '%s' replaced by '%s' of another shape",
@@ -292,12 +213,18 @@ simplify_comp(HloModule *m, HloComp *c)
 }
 
 int
-hlo_pass_algsimp(HloModule *m, HloPassCtx *cx)
+algsimp_run(HloModule *m, int (*rulefn)(Simp *, int))
 {
 	int j, changed = 0;
 
-	(void)cx;
 	for (j = 0; j < m->comp.n; j++)
-		changed |= simplify_comp(m, m->comp.v[j]);
+		changed |= simplify_comp(m, m->comp.v[j], rulefn);
 	return changed;
+}
+
+int
+hlo_pass_algsimp(HloModule *m, HloPassCtx *cx)
+{
+	(void)cx;
+	return algsimp_run(m, rule);
 }

@@ -9,10 +9,16 @@
 #include "graph/pass.h"
 #include "machine/machine.h"
 
+/* algsimp-div's tolerance: a few roundings of bf16 (2^-8 each). */
+#define ALGSIMP_DIV_RTOL 0x1p-5
+
 /* In order.  A group number > 0 runs its passes as one fixed point. */
 static const HloPass pipeline[] = {
 	{ "algsimp", hlo_pass_algsimp, 1, 0,
 	    "exact algebraic identities, shape-op merging, x/2^k" },
+	{ "algsimp-div", hlo_pass_algsimp_div, 1, ALGSIMP_DIV_RTOL,
+	    "HandleDivide's rounding rules: x/C as x*(1/C), exp, sqrt, pow "
+	    "and nested divides" },
 	{ "constant-folding", hlo_pass_constfold, 1, 0,
 	    "instructions of constants evaluated into constants" },
 	{ "cse", hlo_pass_cse, 1, 0, "identical instructions merged" },

@@ -84,6 +84,8 @@ agree(double x, double y, double rtol)
 		return isnan(x) && isnan(y);
 	if (rtol == 0)
 		return memcmp(&x, &y, sizeof x) == 0 || x == y;
+	if (x == y)	/* infinities too */
+		return 1;
 	return fabs(x - y) <= rtol * (fabs(x) > fabs(y) ? fabs(x) : fabs(y)) +
 	    rtol;
 }

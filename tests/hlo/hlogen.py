@@ -10,7 +10,7 @@ and binary ops, compares and selects, converts, broadcasts, reshapes,
 transposes, slices, concatenates, iotas, reduces (add, max), dots (plain
 and batched) and constants, with the patterns that make each pass fire
 planted on purpose: identities (x+0, x*1, x/1, double negation), divides
-by constants (powers of two and others), chains of reshapes, transposes,
+by constants (powers of two and others) and HandleDivide's other shapes, chains of reshapes, transposes,
 broadcasts, converts and slices, duplicated subexpressions, size-1
 reduces, softmax-like row max / subtract / exp / sum / divide chains and
 matmuls with elementwise epilogues.  The same SEED always gives the same
@@ -276,6 +276,54 @@ class Gen:
         return self.emit("divide", "f32", d, "divide(%s, %s)" %
                          (e[0], bs[0]))
 
+    def divides(self):
+        """What HandleDivide rewrites: exp / exp, x / exp, x / sqrt, x /
+        rsqrt, x / pow, nested divides, s32 / 2^k and convert(pred) /
+        broadcast(scalar)."""
+        k = self.r.randint(0, 7)
+        if k == 6:
+            a = self.pick(lambda v: v[1] == "s32")
+            if not a:
+                return None
+            c = self.bcast(self.const("s32", 2 ** self.r.randint(1, 5)),
+                           a[2], keep=False)
+            return self.emit("divide", "s32", a[2], "divide(%s, %s)" %
+                             (a[0], c[0]))
+        a = self.pick(lambda v: v[1] in ("f32", "bf16"))
+        b = self.same_shape(a)
+        t, d = a[1], a[2]
+
+        def op(name, *xs):
+            return self.emit(name, t, d, "%s(%s)" % (name, ", ".join(
+                x[0] for x in xs)), keep=False)
+        if k == 7:
+            p = self.emit("compare", "pred", d, "compare(%s, %s), "
+                          "direction=LT" % (a[0], b[0]), keep=False)
+            x = self.emit("convert", t, d, "convert(%s)" % p[0], keep=False)
+            y = self.bcast(self.const(t, self.r.choice([3, -0.5, 7])), d,
+                           keep=False)
+            return self.emit("divide", t, d, "divide(%s, %s)" %
+                             (x[0], y[0]))
+        if k == 0:
+            num, den = op("exponential", a), op("exponential", b)
+        elif k == 1:
+            num, den = a, op("exponential", b)
+        elif k == 2:
+            num, den = a, op("sqrt", op("abs", b))
+        elif k == 3:
+            num, den = a, op("rsqrt", op("abs", b))
+        elif k == 4:
+            e = self.bcast(self.const(t, self.r.choice([2, 0.5, 3])), d,
+                           keep=False)
+            num, den = a, op("power", op("abs", b), e)
+        else:
+            c = self.same_shape(a)
+            num = op("divide", a, b) if self.r.random() < 0.7 else a
+            den = op("divide", b, c) if num is a or \
+                self.r.random() < 0.5 else c
+        return self.emit("divide", t, d, "divide(%s, %s)" %
+                         (num[0], den[0]))
+
     def dot(self):
         a = self.pick(lambda v: len(v[2]) in (2, 3) and v[1] == "f32")
         if not a:
@@ -327,7 +375,8 @@ class Gen:
         steps = [self.unary, self.binary, self.identity, self.negneg,
                  self.duplicate, self.convert, self.reshape, self.transpose,
                  self.slice_, self.concat, self.reduce, self.iota_mask,
-                 self.compare_select, self.softmax, self.dot]
+                 self.compare_select, self.softmax, self.dot,
+                 self.divides]
         for _ in range(self.r.randint(3, 12)):
             self.r.choice(steps)()
         # the root: the values nothing uses (up to 4, a tuple if several)

@@ -172,8 +172,25 @@ static const char div_array[] = MOD(
     "  ROOT d = bf16[4]{0} divide(p, c)\n");
 static const char div_int[] = MOD(
     "  p = s32[4]{0} parameter(0)\n"
-    "  c = s32[4]{0} constant({2, 2, 2, 2})\n"
+    "  c = s32[4]{0} constant({8, 8, 8, 8})\n"
     "  ROOT d = s32[4]{0} divide(p, c)\n");
+static const char div_int3[] = MOD(
+    "  p = s32[4]{0} parameter(0)\n"
+    "  c = s32[4]{0} constant({3, 3, 3, 3})\n"
+    "  ROOT d = s32[4]{0} divide(p, c)\n");
+static const char div_u32[] = MOD(
+    "  p = u32[4]{0} parameter(0)\n"
+    "  c = u32[] constant(16)\n"
+    "  b = u32[4]{0} broadcast(c), dimensions={}\n"
+    "  ROOT d = u32[4]{0} divide(p, b)\n");
+static const char div_pred[] = MOD(
+    "  p = f32[16]{0} parameter(0)\n"
+    "  q = f32[16]{0} parameter(1)\n"
+    "  y = f32[] parameter(2)\n"
+    "  l = pred[16]{0} compare(p, q), direction=LT\n"
+    "  x = f32[16]{0} convert(l)\n"
+    "  b = f32[16]{0} broadcast(y), dimensions={}\n"
+    "  ROOT d = f32[16]{0} divide(x, b)\n");
 
 START_TEST(divide_by_power_of_two_becomes_multiply)
 {
@@ -204,9 +221,115 @@ START_TEST(divide_by_other_constants_stays_at_rtol_0)
 	/* 1/3 is not exact: x * (1/3) rounds differently from x / 3 */
 	ck_assert_int_eq(root(m)->op, HLO_DIVIDE);
 	hfx_free(&f);
-	/* integer division truncates; there is no shift opcode */
-	m = run(&f, div_int, "algsimp", 0);
+	m = run(&f, div_int3, "algsimp", 0);
 	ck_assert_int_eq(root(m)->op, HLO_DIVIDE);
+	hfx_free(&f);
+}
+END_TEST
+
+/* HandleDivide rule 2: s32 / 2^k truncates toward zero through a select
+   and an arithmetic shift; u32 / 2^k is a logical shift (bit for bit,
+   negative dividends included). */
+START_TEST(integer_divide_by_power_of_two_becomes_shift)
+{
+	HFx f;
+	HloModule *m = run(&f, div_int, "algsimp", 1);
+
+	ck_assert_int_eq(root(m)->op, HLO_SHIFT_RIGHT_ARITHMETIC);
+	ck_assert_int_eq(operand(m, root(m), 0)->op, HLO_SELECT);
+	hfx_free(&f);
+	m = run(&f, div_u32, "algsimp", 1);
+	ck_assert_int_eq(root(m)->op, HLO_SHIFT_RIGHT_LOGICAL);
+	hfx_free(&f);
+}
+END_TEST
+
+/* Rule 10: convert(pred) / broadcast(scalar) -> x * broadcast(1 / y),
+   exact (0 or 1 times the one rounding of 1 / y). */
+START_TEST(pred_divided_by_scalar_becomes_multiply)
+{
+	HFx f;
+	HloModule *m = run(&f, div_pred, "algsimp", 1);
+	const HloInstr *b;
+
+	ck_assert_int_eq(root(m)->op, HLO_MULTIPLY);
+	b = operand(m, root(m), 1);
+	ck_assert_int_eq(b->op, HLO_BROADCAST);
+	ck_assert_int_eq(operand(m, b, 0)->op, HLO_DIVIDE);
+	ck_assert_int_eq(operand(m, b, 0)->shape.rank, 0);
+	hfx_free(&f);
+}
+END_TEST
+
+/* The rules that change the rounding: algsimp-div, within its
+   tolerance; each case's root after the pass and that root's second
+   operand (HLO_INVALID: not checked). */
+static const struct {
+	const char *text;
+	HloOp root, op1;
+} rounding[] = {
+	{ MOD("  p = f32[16]{0} parameter(0)\n"
+	    "  q = f32[16]{0} parameter(1)\n"
+	    "  a = f32[16]{0} exponential(p)\n"
+	    "  b = f32[16]{0} exponential(q)\n"
+	    "  ROOT d = f32[16]{0} divide(a, b)\n"), HLO_EXP, HLO_INVALID },
+	{ MOD("  p = f32[16]{0} parameter(0)\n"
+	    "  q = f32[16]{0} parameter(1)\n"
+	    "  b = f32[16]{0} exponential(q)\n"
+	    "  ROOT d = f32[16]{0} divide(p, b)\n"), HLO_MULTIPLY, HLO_EXP },
+	{ MOD("  p = f32[16]{0} parameter(0)\n"
+	    "  q = f32[16]{0} parameter(1)\n"
+	    "  a = f32[16]{0} abs(q)\n"
+	    "  b = f32[16]{0} sqrt(a)\n"
+	    "  ROOT d = f32[16]{0} divide(p, b)\n"), HLO_MULTIPLY, HLO_RSQRT },
+	{ MOD("  p = f32[16]{0} parameter(0)\n"
+	    "  q = f32[16]{0} parameter(1)\n"
+	    "  a = f32[16]{0} abs(q)\n"
+	    "  b = f32[16]{0} rsqrt(a)\n"
+	    "  ROOT d = f32[16]{0} divide(p, b)\n"), HLO_MULTIPLY, HLO_SQRT },
+	{ MOD("  p = f32[16]{0} parameter(0)\n"
+	    "  q = f32[16]{0} parameter(1)\n"
+	    "  a = f32[16]{0} abs(q)\n"
+	    "  c = f32[] constant(3)\n"
+	    "  e = f32[16]{0} broadcast(c), dimensions={}\n"
+	    "  b = f32[16]{0} power(a, e)\n"
+	    "  ROOT d = f32[16]{0} divide(p, b)\n"), HLO_MULTIPLY, HLO_POWER },
+	{ div_3, HLO_MULTIPLY, HLO_BROADCAST },
+	{ MOD("  p = f32[16]{0} parameter(0)\n"
+	    "  q = f32[16]{0} parameter(1)\n"
+	    "  r = f32[16]{0} parameter(2)\n"
+	    "  s = f32[16]{0} parameter(3)\n"
+	    "  a = f32[16]{0} divide(p, q)\n"
+	    "  b = f32[16]{0} divide(r, s)\n"
+	    "  ROOT d = f32[16]{0} divide(a, b)\n"), HLO_DIVIDE, HLO_MULTIPLY },
+	{ MOD("  p = f32[16]{0} parameter(0)\n"
+	    "  q = f32[16]{0} parameter(1)\n"
+	    "  r = f32[16]{0} parameter(2)\n"
+	    "  a = f32[16]{0} divide(p, q)\n"
+	    "  ROOT d = f32[16]{0} divide(a, r)\n"), HLO_DIVIDE, HLO_MULTIPLY },
+	{ MOD("  p = f32[16]{0} parameter(0)\n"
+	    "  q = f32[16]{0} parameter(1)\n"
+	    "  r = f32[16]{0} parameter(2)\n"
+	    "  b = f32[16]{0} divide(q, r)\n"
+	    "  ROOT d = f32[16]{0} divide(p, b)\n"), HLO_DIVIDE, HLO_PARAMETER },
+};
+
+START_TEST(divide_rules_that_round)
+{
+	const char *text = rounding[_i].text;
+	HFx f;
+	HloModule *m;
+
+	hfx_init(&f, NULL);
+	m = hfx_parse(&f, text);
+	ck_assert_int_eq(hfx_pass(&f, m, "algsimp"), 0);
+	ck_assert_int_eq(hfx_pass(&f, m, "algsimp-div"), 1);
+	hfx_pass(&f, m, "dce");
+	hfx_same_results(&f, text, m, hlo_pass_tolerance("algsimp-div"));
+	ck_assert_int_eq(root(m)->op, rounding[_i].root);
+	if (rounding[_i].op1 != HLO_INVALID)
+		ck_assert_int_eq(operand(m, root(m), 1)->op,
+		    rounding[_i].op1);
 	hfx_free(&f);
 }
 END_TEST
@@ -699,6 +822,10 @@ suite(void)
 	tcase_add_test(a, negate_negate_max_min_select_copy);
 	tcase_add_test(a, divide_by_power_of_two_becomes_multiply);
 	tcase_add_test(a, divide_by_other_constants_stays_at_rtol_0);
+	tcase_add_test(a, integer_divide_by_power_of_two_becomes_shift);
+	tcase_add_test(a, pred_divided_by_scalar_becomes_multiply);
+	tcase_add_loop_test(a, divide_rules_that_round, 0,
+	    (int)(sizeof rounding / sizeof rounding[0]));
 	tcase_add_test(a, reshape_chains_merge);
 	tcase_add_test(a, broadcast_chains_merge);
 	tcase_add_test(a, degenerate_reshapes_move_to_the_users);
