@@ -24,8 +24,14 @@
  *   - the result, constants and the operands and results of custom-calls
  *     and calls stay in HBM; every value that stays out gets its reason in cx->stats.
  *
- * Evictions and per-use segments are not modelled: a value is in VMEM
- * for all of its live range or not at all.
+ *   - an intermediate that does not fit over its whole live range is
+ *     evicted if its first uses fit: in VMEM from its definition, a
+ *     copy-start to HBM right after it, the copy-done before the first
+ *     use that reads the copy (as early as the work in between hides
+ *     the copy), so its chunk is free again for what follows.
+ *
+ * Per-use segments beyond that (a value evicted and prefetched back,
+ * several times) are not modelled.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -56,11 +62,14 @@ typedef struct Cand {
 	int prefetch;		/* an entry parameter */
 } Cand;
 
+/* A copy: a prefetch of a parameter into VMEM, or an eviction of a
+   value from VMEM to HBM (its uses from 'done' on read the copy). */
 typedef struct Pf {
-	int param;		/* instruction */
+	int param;		/* the instruction copied */
 	int start;		/* copy-start after this position */
 	int done;		/* copy-done before this position */
 	int cross;
+	int evict;
 	int64_t offset;
 } Pf;
 
@@ -367,6 +376,8 @@ placed(Msa *s, int f, int64_t at, int t0, int t1, const char *how)
 	buf_free(&d);
 }
 
+static int evict(Msa *s, int f);
+
 static void
 pin(Msa *s, int f)
 {
@@ -379,6 +390,8 @@ pin(Msa *s, int f)
 		return;
 	}
 	if ((at = fit(s, x->bytes, x->start, x->end)) < 0) {
+		if (evict(s, f))
+			return;
 		stays(s, f, "no room: %lld B over positions %d..%d with the "
 		    "VMEM budget of %lld B taken", (long long)x->bytes,
 		    x->start, x->end, (long long)s->budget);
@@ -417,6 +430,97 @@ overlap(const Msa *s, int s0, int u)
 	for (t = s0 + 1; t < u; t++)
 		w += s->elapsed[t];
 	return w;
+}
+
+/* The instruction whose value is buffer f as one array (its definition,
+   or the get-tuple-element that reads it out of a tuple), or -1. */
+static int
+array_of(const Msa *s, int f)
+{
+	const HloBuffer *x = &s->b.buf[f];
+	int i, v = -1;
+
+	if (s->b.nleaf[x->def] == 1 && s->c->instr.v[x->def]->shape.type !=
+	    HT_TUPLE)
+		return x->def;
+	for (i = 0; i < s->b.n; i++)
+		if (s->c->instr.v[i]->op == HLO_GTE && s->b.nleaf[i] == 1 &&
+		    s->b.leafbuf[s->b.first[i]] == f) {
+			if (v >= 0)
+				return -1;
+			v = i;
+		}
+	return v;
+}
+
+/* 1 if every reader of buffer f reads it as instruction v. */
+static int
+read_as(const Msa *s, int f, int v)
+{
+	int i, j, k;
+
+	for (i = 0; i < s->b.n; i++)
+		for (j = s->b.rfirst[i]; j < s->b.rfirst[i + 1]; j++) {
+			const HloInstr *in = s->c->instr.v[i];
+			int direct = 0;
+			if (s->b.reads[j] != f || i == v)
+				continue;
+			for (k = 0; k < in->noperand; k++)
+				direct |= in->operand[k] == v;
+			if (!direct || is_alias(in->op))
+				return 0;
+		}
+	return 1;
+}
+
+/*
+ * An intermediate that does not fit in VMEM over its whole live range:
+ * in VMEM for its first uses, then evicted (XLA's eviction: a
+ * copy-start of the value to HBM after its definition, the copy-done
+ * before the first use that reads the copy).  The most early uses that
+ * fit; the copy-done as early as the work since the definition hides
+ * the copy, so the chunk is free again soon.  1 if it was placed.
+ */
+static int
+evict(Msa *s, int f)
+{
+	const HloBuffer *x = &s->b.buf[f];
+	double copy = s->mp->dma_latency + (double)x->bytes / s->hbm_bw;
+	int v = array_of(s, f), i, j, n = 0, k, d, t1, *u;
+	int64_t at;
+	Pf *p;
+
+	if (v < 0 || !read_as(s, f, v))
+		return 0;
+	u = arena_alloc(&s->a, sizeof(int) * ((size_t)s->b.n + 1));
+	for (i = 0; i < s->b.n; i++)
+		for (j = s->b.rfirst[i]; j < s->b.rfirst[i + 1]; j++)
+			if (s->b.reads[j] == f && i != v)
+				u[n++] = i;
+	for (k = n - 1; k >= 1; k--) {
+		for (d = u[k - 1] + 1; d < u[k] && overlap(s, v, d) < copy;
+		    d++)
+			;
+		/* less hiding where the chunk does not fit that long */
+		for (at = -1; d > u[k - 1] && (at = fit(s, x->bytes, x->start,
+		    d - 1)) < 0; d--)
+			;
+		if (at < 0)
+			continue;
+		t1 = d - 1;
+		take(s, at, x->bytes, x->start, t1);
+		p = &s->pf[s->npf++];
+		memset(p, 0, sizeof *p);
+		p->param = v;
+		p->start = v;
+		p->done = d;
+		p->evict = 1;
+		p->offset = at;
+		s->vmem_buf[f] = 1;
+		mark(s, f);
+		return 1;
+	}
+	return 0;
 }
 
 /*
@@ -474,6 +578,7 @@ prefetch(Msa *s, int f, int cross)
 	}
 	take(s, at, x->bytes, t + 1, last);
 	p = &s->pf[s->npf++];
+	memset(p, 0, sizeof *p);
 	p->param = x->def;
 	p->start = t;
 	p->done = u;
@@ -631,16 +736,17 @@ fifo(Msa *s)
 			s->pf[k].start = s->pf[k - 1].start;
 }
 
-/* The copy-start/copy-done pair of prefetch p; uses read the done. */
+/* The copy-start/copy-done pair of copy p: the uses of a prefetch read
+   the done, those of an eviction from position p->done on. */
 static void
-materialise(Msa *s, Pf *p, int *cs, int *cd)
+materialise(Msa *s, Pf *p, int *cs, int *cd, int n0)
 {
 	HloInstr *param = s->c->instr.v[p->param];
 	HloShape el[3], dst = param->shape;
 	HloInstr *start, *done;
 	int op = p->param, i, k, d;
 
-	set_space(s->m->arena, &dst, 0, 1);
+	set_space(s->m->arena, &dst, 0, p->evict ? 0 : 1);
 	el[0] = dst;
 	el[1] = param->shape;
 	el[2] = hlo_shape_array(HT_U32, 0, NULL);
@@ -658,7 +764,8 @@ materialise(Msa *s, Pf *p, int *cs, int *cd)
 	*cd = d = s->c->instr.n - 1;
 	for (i = 0; i < s->c->instr.n; i++) {
 		HloInstr *in = s->c->instr.v[i];
-		if (in == start || in == done)
+		if (in == start || in == done || (p->evict && (i >= n0 ||
+		    i < p->done)))
 			continue;
 		for (k = 0; k < in->noperand; k++)
 			if (in->operand[k] == op)
@@ -715,14 +822,20 @@ report_prefetches(Msa *s, const int *bufof)
 			buf_printf(&how, "cross-program prefetch, copy-done "
 			    "before %s", s->c->instr.v[p->done]->name);
 		else
-			buf_printf(&how, "prefetch: copy-start after %s, "
-			    "copy-done before %s (%.0f of %.0f cycles hidden)",
+			buf_printf(&how, "%s: copy-start after %s, copy-done "
+			    "before %s (%.0f of %.0f cycles hidden)%s",
+			    p->evict ? "evicted" : "prefetch",
 			    s->c->instr.v[p->start]->name,
 			    s->c->instr.v[p->done]->name,
 			    overlap(s, p->start, p->done),
 			    s->mp->dma_latency + (double)s->b.buf[f].bytes /
-			    s->hbm_bw);
-		placed(s, f, p->offset, p->start + 1, last, how.p);
+			    s->hbm_bw, p->evict ? ", the later uses read the "
+			    "copy in HBM" : "");
+		if (p->evict)
+			placed(s, f, p->offset, s->b.buf[f].start, p->done - 1,
+			    how.p);
+		else
+			placed(s, f, p->offset, p->start + 1, last, how.p);
 		buf_free(&how);
 	}
 }
@@ -807,7 +920,7 @@ hlo_pass_msa(HloModule *m, HloPassCtx *cx)
 	cs = arena_alloc(&s.a, sizeof(int) * ((size_t)s.npf + 1));
 	cdn = arena_alloc(&s.a, sizeof(int) * ((size_t)s.npf + 1));
 	for (k = 0; k < s.npf; k++)
-		materialise(&s, &s.pf[k], &cs[k], &cdn[k]);
+		materialise(&s, &s.pf[k], &cs[k], &cdn[k], n0);
 	if (s.npf)
 		insert(&s, n0, cs, cdn);
 	arena_free(&s.a);

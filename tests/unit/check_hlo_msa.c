@@ -360,6 +360,74 @@ START_TEST(copies_complete_in_fifo_order)
 }
 END_TEST
 
+/*
+ * On small (a VMEM budget of 192 KiB): mid takes all of it at positions
+ * 3 and 4, so a (32 KiB, read by e1 at 2 and by o at 6) cannot stay in
+ * VMEM over its whole range.  It is evicted: in VMEM for e1, a copy to
+ * HBM started after its definition and done before mid, o reading the
+ * copy.
+ */
+static const char evict_text[] =
+    "HloModule m\n"
+    "\n"
+    "add {\n"
+    "  a = f32[] parameter(0)\n"
+    "  b = f32[] parameter(1)\n"
+    "  ROOT s = f32[] add(a, b)\n"
+    "}\n"
+    "\n"
+    "ENTRY main {\n"
+    "  p = f32[64,128]{1,0} parameter(0)\n"
+    "  a = f32[64,128]{1,0} exponential(p)\n"
+    "  e1 = f32[64,128]{1,0} tanh(a)\n"
+    "  mid = f32[6,64,128]{2,1,0} broadcast(e1), dimensions={1,2}\n"
+    "  m2 = f32[6,64,128]{2,1,0} negate(mid)\n"
+    "  z = f32[] constant(0)\n"
+    "  r = f32[64,128]{1,0} reduce(m2, z), dimensions={0}, to_apply=add\n"
+    "  ROOT o = f32[64,128]{1,0} add(r, a)\n"
+    "}\n";
+
+START_TEST(msa_evicts_what_fits_only_early)
+{
+	HFx f;
+	HloModule *m;
+	const HloComp *c;
+	const HloInstr *cs, *o;
+	Buf st = {0};
+	int start[4], done[4], a;
+
+	hfx_init(&f, "small");
+	f.cx.stats = &st;
+	m = hfx_parse(&f, evict_text);
+	ck_assert_int_eq(hfx_pass(&f, m, "memory-space-assignment"), 1);
+	c = hlo_entry(m);
+	a = find(c, "a");
+	ck_assert_int_eq(named(m, "mid")->shape.layout.memspace, 1);
+	ck_assert_int_eq(named(m, "a")->shape.layout.memspace, 1);
+	ck_assert_int_eq(copy_pairs(c, start, done), 1);
+	cs = c->instr.v[start[0]];
+	/* from VMEM (the source) to HBM (the destination) */
+	ck_assert_int_eq(cs->operand[0], a);
+	ck_assert_int_eq(start[0], a + 1);
+	ck_assert_int_eq(cs->shape.elem[0].layout.memspace, 0);
+	ck_assert_int_eq(cs->shape.elem[1].layout.memspace, 1);
+	ck_assert_int_eq(c->instr.v[done[0]]->shape.layout.memspace, 0);
+	/* e1 reads a in VMEM; the copy is done before mid; o reads it */
+	ck_assert_int_eq(named(m, "e1")->operand[0], a);
+	ck_assert_int_lt(done[0], find(c, "mid"));
+	o = named(m, "o");
+	ck_assert_int_eq(o->operand[1], done[0]);
+	buf_putc(&st, 0);
+	ck_assert_msg(strstr(st.p, "msa: a f32[64,128]{1,0:S(1)} -> S(1) @0, "
+	    "32768 B, positions 1..2, evicted: copy-start after a, copy-done "
+	    "before mid") != NULL, "%s", st.p);
+	assert_topological(m);
+	hfx_same_results(&f, evict_text, m, 0);
+	buf_free(&st);
+	hfx_free(&f);
+}
+END_TEST
+
 /* A custom-call is opaque: what it reads and writes stays in HBM. */
 static const char cc_text[] =
     "HloModule m\n"
@@ -430,6 +498,7 @@ suite(void)
 	tcase_add_test(t, sizes_are_padded_to_tiles);
 	tcase_add_test(t, msa_places_what_fits_and_says_why_not);
 	tcase_add_test(t, copies_complete_in_fifo_order);
+	tcase_add_test(t, msa_evicts_what_fits_only_early);
 	tcase_add_test(t, custom_calls_stay_opaque);
 	tcase_add_test(t, pipeline_keeps_meaning);
 	suite_add_tcase(s, t);
