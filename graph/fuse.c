@@ -148,16 +148,20 @@ name_like(HloModule *m, const char *base)
 }
 
 HloComp *
-hlo_fuse_comp_new(HloModule *m)
+hlo_fuse_comp_new(HloModule *m, const HloComp *caller)
 {
 	HloComp *fc = hlo_comp_new(m, name_like(m, "fused_computation"));
-	int pos = m->entry >= 0 ? m->entry : m->comp.n - 1, j, i;
+	int pos = m->comp.n - 1, j, i;
 
-	/* move it from the end to just before the entry */
+	for (j = 0; j < m->comp.n - 1; j++)
+		if (m->comp.v[j] == caller)
+			pos = j;
+	/* move it from the end to just before its caller (callees come
+	   before callers) */
 	for (j = m->comp.n - 1; j > pos; j--)
 		m->comp.v[j] = m->comp.v[j - 1];
 	m->comp.v[pos] = fc;
-	if (m->entry >= 0)
+	if (m->entry >= pos)
 		m->entry++;
 	for (j = 0; j < m->comp.n; j++)
 		for (i = 0; i < m->comp.v[j]->instr.n; i++) {
@@ -237,7 +241,7 @@ hlo_fuse_clone(HloModule *m, HloComp *to, const HloInstr *src,
 int
 hlo_fuse_wrap(HloModule *m, HloComp *c, int i)
 {
-	HloComp *fc = hlo_fuse_comp_new(m);
+	HloComp *fc = hlo_fuse_comp_new(m, c);
 	HloInstr *src = c->instr.v[i], *f;
 	int ops[64], *o = ops, k, fi;
 

@@ -156,8 +156,9 @@ void hlo_fuse_detach(HloInstr *in);
 int hlo_fuse_tidy(HloModule *m, HloComp *c);
 /* Removes fused computation fc from m if no live instruction calls it. */
 void hlo_fuse_drop_comp(HloModule *m, HloComp *fc);
-/* A new, empty computation "fused_computation[.N]" before the entry. */
-HloComp *hlo_fuse_comp_new(HloModule *m);
+/* A new, empty computation "fused_computation[.N]" just before caller
+   (the computation its fusion instruction will be in). */
+HloComp *hlo_fuse_comp_new(HloModule *m, const HloComp *caller);
 /* The computation a fusion calls, or NULL if f is not a fusion. */
 HloComp *hlo_fuse_callee(const HloModule *m, const HloInstr *f);
 /* Index in fc of its parameter number num (a bug if none). */

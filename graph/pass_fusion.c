@@ -1,6 +1,8 @@
 /*
  * pass_fusion.c - producer/consumer fusion (XLA's InstructionFusion) on
- * the entry computation.  Consumers are visited in reverse post-order;
+ * the entry computation and the computations it runs (while bodies and
+ * conditions, conditional branches, calls).  Consumers are visited in
+ * reverse post-order;
  * for each, its operands' producers are tried latest first, and a
  * producer that may join is cloned into the consumer's fusion (a plain
  * consumer is wrapped first).  Kinds: kOutput (a dot with the elementwise
@@ -35,6 +37,7 @@ typedef struct Fz {
 	VEC(int) ours;		/* fusions this run made */
 	int count;		/* count the refusals (once per consumer) */
 	int nexp, nguard, nunary;	/* refused duplications, by reason */
+	int kinds[3];		/* fusions made: kLoop, kInput, kOutput */
 } Fz;
 
 static int
@@ -360,41 +363,113 @@ visit(Fz *z, int i)
 	return f != i;
 }
 
+/* Counts the fusions made in z->c by kind. */
 static void
-stats(const Fz *z, Buf *b)
+count_kinds(Fz *z)
 {
-	int i, n[3] = {0, 0, 0};
+	int i;
 
 	for (i = 0; i < z->ours.n; i++) {
 		const char *k = z->c->instr.v[z->ours.v[i]]->kind;
-		n[k[1] == 'L' ? 0 : k[1] == 'I' ? 1 : 2]++;
+		z->kinds[k[1] == 'L' ? 0 : k[1] == 'I' ? 1 : 2]++;
 	}
+}
+
+static void
+stats(const Fz *z, Buf *b)
+{
+	const int *n = z->kinds;
+
 	buf_printf(b, "fusion: %d fusions (kLoop %d, kInput %d, kOutput %d); "
 	    "copies refused: %d expensive, %d softmax guard, %d too many "
-	    "inputs\n", z->ours.n, n[0], n[1], n[2], z->nexp, z->nguard,
-	    z->nunary);
+	    "inputs\n", n[0] + n[1] + n[2], n[0], n[1], n[2], z->nexp,
+	    z->nguard, z->nunary);
+}
+
+/*
+ * The computations that run as programs: the entry and, through it,
+ * while conditions and bodies, conditional branches and calls (not
+ * reducers, comparators or fused computations).  Callers come after
+ * their callees, so one pass from the end reaches them all.
+ */
+static char *
+control_comps(Arena *a, const HloModule *m)
+{
+	char *ctl = arena_alloc(a, (size_t)m->comp.n + 1);
+	int j, i, k, n, br[64];
+
+	if (m->entry >= 0)
+		ctl[m->entry] = 1;
+	for (j = m->comp.n - 1; j >= 0; j--) {
+		const HloComp *c = m->comp.v[j];
+		for (i = 0; ctl[j] && i < c->instr.n; i++) {
+			const HloInstr *in = c->instr.v[i];
+			switch (in->op) {
+			case HLO_WHILE:
+				if ((k = hlo_attr_comp(m, in, "condition")) >= 0)
+					ctl[k] = 1;
+				if ((k = hlo_attr_comp(m, in, "body")) >= 0)
+					ctl[k] = 1;
+				break;
+			case HLO_CONDITIONAL:
+				n = hlo_branches(m, in, br, 64);
+				for (k = 0; k < n; k++)
+					if (br[k] >= 0 && br[k] < m->comp.n)
+						ctl[br[k]] = 1;
+				break;
+			case HLO_CALL:
+				if (in->callee >= 0 && in->callee < m->comp.n)
+					ctl[in->callee] = 1;
+				break;
+			default:
+				break;
+			}
+		}
+	}
+	return ctl;
+}
+
+/* Fuses computation c; 1 if it changed. */
+static int
+fuse_comp(Fz *z, HloComp *c)
+{
+	int i, changed;
+
+	z->c = c;
+	z->ours.n = 0;
+	changed = hlo_fuse_tidy(z->m, c);
+	for (i = c->instr.n - 1; i >= 0; i--)
+		visit(z, i);
+	for (i = 0; i < z->ours.n; i++)
+		hlo_fuse_finish(z->m, c, z->ours.v[i], NULL);
+	count_kinds(z);
+	changed |= z->ours.n > 0;
+	if (z->ours.n)
+		hlo_fuse_tidy(z->m, c);
+	return changed;
 }
 
 int
 hlo_pass_fusion(HloModule *m, HloPassCtx *cx)
 {
+	Arena a = {0};
+	HloComp **todo;
+	char *ctl;
 	Fz z;
-	int i, changed;
+	int j, n = 0, changed = 0;
 
 	memset(&z, 0, sizeof z);
 	z.m = m;
-	if (m->entry < 0)
-		return 0;
-	z.c = m->comp.v[m->entry];
-	changed = hlo_fuse_tidy(m, z.c);
-	for (i = z.c->instr.n - 1; i >= 0; i--)
-		visit(&z, i);
-	for (i = 0; i < z.ours.n; i++)
-		hlo_fuse_finish(m, z.c, z.ours.v[i], NULL);
+	/* the list first: fusing adds computations and moves indices */
+	ctl = control_comps(&a, m);
+	todo = arena_alloc(&a, sizeof *todo * ((size_t)m->comp.n + 1));
+	for (j = 0; j < m->comp.n; j++)
+		if (ctl[j])
+			todo[n++] = m->comp.v[j];
+	for (j = 0; j < n; j++)
+		changed |= fuse_comp(&z, todo[j]);
 	if (cx->stats)
 		stats(&z, cx->stats);
-	changed |= z.ours.n > 0;
-	if (z.ours.n)
-		hlo_fuse_tidy(m, z.c);
+	arena_free(&a);
 	return changed;
 }

@@ -471,7 +471,7 @@ merge(Mz *z, int a, int b, int pc)
 	vec_push(z->m->arena, &z->old, ac);
 	vec_push(z->m->arena, &z->old, bc);
 	name = c->instr.v[pc ? b : a]->name;
-	nc = hlo_fuse_comp_new(z->m);
+	nc = hlo_fuse_comp_new(z->m, c);
 	f = hlo_add(z->m, c, HLO_FUSION, &c->instr.v[b]->shape, NULL, 0);
 	fi = c->instr.n - 1;
 	f->callee = hlo_find_comp(z->m, nc->name);

@@ -129,6 +129,75 @@ START_TEST(expensive_producer_taken_by_all_users_is_copied)
 }
 END_TEST
 
+/* A while loop's body is a program too: its ops fuse; its fused
+   computation comes before it; the reducer it calls stays as it is. */
+static const char while_text[] = HDR ADD
+    "cond {\n"
+    "  s = (s32[], f32[4,8]{1,0}) parameter(0)\n"
+    "  i = s32[] get-tuple-element(s), index=0\n"
+    "  n = s32[] constant(3)\n"
+    "  ROOT c = pred[] compare(i, n), direction=LT\n"
+    "}\n"
+    "body {\n"
+    "  s = (s32[], f32[4,8]{1,0}) parameter(0)\n"
+    "  i = s32[] get-tuple-element(s), index=0\n"
+    "  x = f32[4,8]{1,0} get-tuple-element(s), index=1\n"
+    "  one = s32[] constant(1)\n"
+    "  j = s32[] add(i, one)\n"
+    "  h = f32[] constant(0.5)\n"
+    "  hb = f32[4,8]{1,0} broadcast(h), dimensions={}\n"
+    "  t = f32[4,8]{1,0} tanh(x)\n"
+    "  y = f32[4,8]{1,0} multiply(t, hb)\n"
+    "  ROOT r = (s32[], f32[4,8]{1,0}) tuple(j, y)\n"
+    "}\n"
+    "ENTRY main {\n"
+    "  p = f32[4,8]{1,0} parameter(0)\n"
+    "  z = s32[] constant(0)\n"
+    "  t0 = (s32[], f32[4,8]{1,0}) tuple(z, p)\n"
+    "  w = (s32[], f32[4,8]{1,0}) while(t0), condition=cond, body=body\n"
+    "  x = f32[4,8]{1,0} get-tuple-element(w), index=1\n"
+    "  zf = f32[] constant(0)\n"
+    "  ROOT s = f32[4]{0} reduce(x, zf), dimensions={1}, to_apply=add\n"
+    "}\n";
+
+static int
+comp_named(const HloModule *m, const char *name)
+{
+	int j;
+
+	for (j = 0; j < m->comp.n; j++)
+		if (strcmp(m->comp.v[j]->name, name) == 0)
+			return j;
+	return -1;
+}
+
+START_TEST(while_bodies_fuse)
+{
+	HFx f;
+	HloModule *m;
+	const HloComp *b;
+	int j, k, bi;
+
+	hfx_init(&f, NULL);
+	m = fuse(&f, while_text, 0, 1);
+	bi = comp_named(m, "body");
+	ck_assert_int_ge(bi, 0);
+	b = m->comp.v[bi];
+	/* tanh, the broadcast and the multiply in one kLoop fusion */
+	ck_assert_int_eq(count_in(b, HLO_TANH), 0);
+	ck_assert_int_eq(count_in(b, HLO_MULTIPLY), 0);
+	ck_assert_int_ge(count_in(b, HLO_FUSION), 1);
+	for (k = 0; k < b->instr.n; k++)
+		if (b->instr.v[k]->op == HLO_FUSION)
+			ck_assert_int_lt(b->instr.v[k]->callee, bi);
+	/* the reducer is not a program: nothing fused in it */
+	j = comp_named(m, "add");
+	ck_assert_int_eq(count_in(m->comp.v[j], HLO_FUSION), 0);
+	ck_assert_int_eq(count_in(m->comp.v[j], HLO_ADD), 1);
+	hfx_free(&f);
+}
+END_TEST
+
 /* A broadcast of a constant is cheap: each consumer gets its own. */
 static const char cheap_text[] = HDR
     "ENTRY main {\n"
@@ -505,6 +574,7 @@ suite(void)
 
 	tcase_add_test(t, expensive_producer_is_not_duplicated);
 	tcase_add_test(t, expensive_producer_taken_by_all_users_is_copied);
+	tcase_add_test(t, while_bodies_fuse);
 	tcase_add_test(t, cheap_producer_is_duplicated);
 	tcase_add_test(t, softmax_guard_keeps_the_shifted_value_single);
 	tcase_add_test(t, kinds_loop_input_output);
