@@ -552,29 +552,44 @@ reshape(Ev *e, const HloInstr *in, Val *a)
 static double load(HloType t, const void *p, int64_t i);
 static void store(HloType t, void *p, int64_t i, double x);
 
-/* bitcast-convert between types of one width: the same bits. */
+/*
+ * bitcast-convert: the same bytes read as another type, in row-major
+ * order and the host's byte order.  Between widths the narrower side
+ * has one more dimension, the minor one, of the ratio (f32[2] <->
+ * u8[2,4]), so the byte streams of both sides line up element by
+ * element.
+ */
 static Val *
 bitcast_convert(Ev *e, const HloInstr *in, Val *a)
 {
 	HloType from = a->shape.type, to = in->shape.type;
+	size_t wf = hlo_type_size(from), wt = hlo_type_size(to);
+	unsigned char *bytes;
 	Val *r;
 	int64_t i;
 
-	if (hlo_type_size(from) != hlo_type_size(to) || to == HT_PRED ||
-	    from == HT_PRED) {
+	if (to == HT_PRED || from == HT_PRED || wf == 0 || wt == 0) {
 		ev_fail(e, in, "'bitcast-convert' from %s to %s is not "
-		    "supported by the evaluator (only between types of one "
-		    "width)",
-		    hlo_type_name(from), hlo_type_name(to));
+		    "supported by the evaluator", hlo_type_name(from),
+		    hlo_type_name(to));
 		return NULL;
 	}
-	if (!(r = ev_array(e, in, to, a->shape.rank, a->shape.dim)))
+	if (!(r = ev_array(e, in, to, in->shape.rank, in->shape.dim)))
 		return NULL;
-	for (i = 0; i < a->n; i++) {
-		uint64_t bits = 0;
-		store(from, &bits, 0, a->v[i]);
-		r->v[i] = ev_round(to, load(to, &bits, 0));
+	if ((uint64_t)r->n * wt != (uint64_t)a->n * wf) {
+		ev_fail(e, in, "'bitcast-convert' from %s to %s changes the "
+		    "size in bytes", hlo_type_name(from), hlo_type_name(to));
+		return NULL;
 	}
+	if (!(bytes = malloc((size_t)a->n * wf + 8))) {
+		ev_fail(e, in, "out of memory");
+		return NULL;
+	}
+	for (i = 0; i < a->n; i++)
+		store(from, bytes, i, a->v[i]);
+	for (i = 0; i < r->n; i++)
+		r->v[i] = ev_round(to, load(to, bytes, i));
+	free(bytes);
 	return r;
 }
 

@@ -133,6 +133,22 @@ same_dims(const HloShape *a, const HloShape *b)
 	    !memcmp(a->dim, b->dim, (size_t)a->rank * sizeof a->dim[0]);
 }
 
+/* The dims of bitcast-convert's result s and operand a agree: the
+   same, or the narrower side's with one more minor dim of the ratio. */
+static int
+bitcast_dims(const HloShape *s, const HloShape *a)
+{
+	size_t ws = hlo_type_size(s->type), wa = hlo_type_size(a->type);
+	const HloShape *n = ws < wa ? s : a, *w = ws < wa ? a : s;
+	size_t ratio = ws < wa ? wa / ws : ws / wa;
+
+	if (ws == wa)
+		return same_dims(s, a);
+	return ws && wa && n->rank == w->rank + 1 &&
+	    (size_t)n->dim[n->rank - 1] == ratio &&
+	    !memcmp(n->dim, w->dim, (size_t)w->rank * sizeof w->dim[0]);
+}
+
 /* Rules of the opcodes whose result shape is written, not inferred. */
 static const char *
 written(const HloModule *m, const HloComp *c, const HloInstr *in)
@@ -166,9 +182,9 @@ written(const HloModule *m, const HloComp *c, const HloInstr *in)
 	case HLO_BITCAST_CONVERT:
 		if (s->type == HT_TUPLE)
 			return "a bitcast-convert result must be an array";
-		return hlo_type_size(s->type) != hlo_type_size(a->type) ||
-		    same_dims(s, a) ? NULL : "'bitcast-convert' between types "
-		    "of one width cannot change the dimensions";
+		return bitcast_dims(s, a) ? NULL : "'bitcast-convert' keeps the "
+		    "dimensions between types of one width; the narrower side "
+		    "has one more, minor, of the ratio of the widths";
 	case HLO_DYNAMIC_SLICE: {
 		int64_t sz[HLO_MAXRANK];
 		int n = hlo_attr_ints(in, "dynamic_slice_sizes", sz,

@@ -740,6 +740,36 @@ START_TEST(bitcast_convert_keeps_bits)
 }
 END_TEST
 
+/* Between widths: the narrower side has a minor dim of the ratio, the
+   host's bytes in order (1.0f is 00 00 80 3f), and back again. */
+START_TEST(bitcast_convert_between_widths)
+{
+	static const char text[] = "ENTRY e {\n"
+	    "  x = f32[2] parameter(0)\n"
+	    "  b = u8[2,4] bitcast-convert(x)\n"
+	    "  h = s16[2,2] bitcast-convert(x)\n"
+	    "  y = f32[2] bitcast-convert(b)\n"
+	    "  z = f32[2] bitcast-convert(h)\n"
+	    "  ROOT r = (u8[2,4], f32[2], f32[2]) tuple(b, y, z)\n}\n";
+	static const int64_t d[] = { 2 };
+	static const float x[] = { 1.0f, -2.5f };
+	static const uint8_t want[] = { 0, 0, 0x80, 0x3f, 0, 0, 0x20, 0xc0 };
+	HloBuf args[1];
+	Fx f;
+	int i;
+
+	args[0] = buf_of(HT_F32, 1, d, x);
+	run_text(&f, text, args, 1);
+	for (i = 0; i < 8; i++)
+		ck_assert_uint_eq(((uint8_t *)f.res[0].data)[i], want[i]);
+	for (i = 0; i < 2; i++) {
+		ck_assert(at(&f.res[1], i) == x[i]);
+		ck_assert(at(&f.res[2], i) == x[i]);
+	}
+	fx_free(&f);
+}
+END_TEST
+
 START_TEST(pad_reverse_dynamic_slices)
 {
 	/* x = {{1,2,3},{4,5,6}}; padding 1_0_1 on dim 0 (one row before,
@@ -1150,6 +1180,7 @@ suite(void)
 	tcase_add_test(t, f16_u32_s64_u8_arithmetic);
 	tcase_add_test(t, shifts_follow_xla);
 	tcase_add_test(t, bitcast_convert_keeps_bits);
+	tcase_add_test(t, bitcast_convert_between_widths);
 	tcase_add_test(t, pad_reverse_dynamic_slices);
 	tcase_add_test(t, gather_and_scatter_as_jax_emits_them);
 	tcase_add_test(t, sort_is_stable_with_two_operands);
