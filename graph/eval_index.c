@@ -123,12 +123,18 @@ ev_dynamic_update_slice(Ev *e, const HloInstr *in, Val **ops)
  * Gather and scatter dimension numbers.  'window' are the result (or
  * update) dimensions that index within a slice, 'skipped' the operand
  * dimensions of size 1 that the slice drops (collapsed / inserted),
- * 'map' the operand dimension each index vector element starts.
+ * 'map' the operand dimension each index vector element starts, and
+ * the batching dimensions (operand_batching_dims / input_batching_dims
+ * with their start_indices / scatter_indices partners), which the slice
+ * drops too and whose operand index is the batch's own.
  */
 typedef struct GDims {
 	int64_t window[HLO_MAXRANK], skipped[HLO_MAXRANK];
 	int64_t map[HLO_MAXRANK], size[HLO_MAXRANK], ivd;
-	int nwindow, nskipped, nmap;
+	/* batching: operand dim bop[k] takes the index of indices dim
+	   bidx[k] (one batch of the operand per batch of the indices) */
+	int64_t bop[HLO_MAXRANK], bidx[HLO_MAXRANK];
+	int nwindow, nskipped, nmap, nbatch;
 } GDims;
 
 static int
@@ -161,14 +167,20 @@ gdims(Ev *e, const HloInstr *in, GDims *g, const char *const *names,
 		ok = ok && hlo_ints_text(text, ivd, 1) == 1;
 		g->ivd = ivd[0];
 	}
-	if (hlo_attr_get(in, "operand_batching_dims") ||
-	    hlo_attr_get(in, "input_batching_dims")) {
-		ev_fail(e, in, "'%s' with batching dimensions is not supported "
-		    "by the evaluator", hlo_op_name(in->op));
-		return -1;
+	g->nbatch = 0;
+	if (hlo_attr_get(in, names[3])) {
+		g->nbatch = hlo_attr_ints(in, names[3], g->bop, HLO_MAXRANK);
+		ok = ok && g->nbatch >= 0 && hlo_attr_ints(in, names[4],
+		    g->bidx, HLO_MAXRANK) == g->nbatch;
 	}
+	for (i = 0; ok && i < g->nbatch; i++)
+		ok = g->bop[i] >= 0 && g->bop[i] < a->rank &&
+		    !listed(g->skipped, g->nskipped, g->bop[i]) &&
+		    !listed(g->bop, i, g->bop[i]) && g->bidx[i] >= 0 &&
+		    g->bidx[i] < idx->rank && g->bidx[i] != g->ivd &&
+		    a->dim[g->bop[i]] == idx->dim[g->bidx[i]];
 	ok = ok && g->ivd >= 0 && g->ivd <= idx->rank &&
-	    g->nwindow + g->nskipped == a->rank &&
+	    g->nwindow + g->nskipped + g->nbatch == a->rank &&
 	    (g->ivd == idx->rank ? 1 : idx->dim[g->ivd]) == g->nmap;
 	for (i = 0; ok && i < g->nmap; i++)
 		ok = g->map[i] >= 0 && g->map[i] < a->rank;
@@ -192,12 +204,13 @@ gdims(Ev *e, const HloInstr *in, GDims *g, const char *const *names,
 	return ok ? 0 : -1;
 }
 
-/* The index vector for batch position b (the non-window dims of out). */
+/* The index vector for batch position b (the non-window dims of out),
+   and in si that position's index into the indices. */
 static void
 start_vector(const GDims *g, const Val *idx, const int64_t *outi,
-    const HloShape *out, int64_t *sv)
+    const HloShape *out, int64_t *sv, int64_t *si)
 {
-	int64_t si[HLO_MAXRANK], st[HLO_MAXRANK], off;
+	int64_t st[HLO_MAXRANK], off;
 	int i, j = 0, k;
 
 	for (i = 0; i < out->rank; i++)
@@ -221,18 +234,21 @@ static int
 operand_index(const GDims *g, const Val *a, const Val *idx,
     const int64_t *outi, const HloShape *out, int clamp, int64_t *ai)
 {
-	int64_t sv[HLO_MAXRANK];
+	int64_t sv[HLO_MAXRANK], si[HLO_MAXRANK + 1];
 	int i, j = 0;
 
-	start_vector(g, idx, outi, out, sv);
+	start_vector(g, idx, outi, out, sv, si);
 	memset(ai, 0, sizeof(int64_t) * HLO_MAXRANK);
 	for (i = 0; i < g->nmap; i++) {
 		int64_t d = g->map[i], hi = a->shape.dim[d] - g->size[d];
 		ai[d] = clamp ? (sv[i] < 0 ? 0 : sv[i] > hi ? hi : sv[i]) :
 		    sv[i];
 	}
+	for (i = 0; i < g->nbatch; i++)
+		ai[g->bop[i]] = si[g->bidx[i]];
 	for (i = 0; i < a->shape.rank; i++) {
-		if (listed(g->skipped, g->nskipped, i))
+		if (listed(g->skipped, g->nskipped, i) ||
+		    listed(g->bop, g->nbatch, i))
 			continue;
 		ai[i] += outi[g->window[j++]];
 	}
@@ -258,7 +274,8 @@ Val *
 ev_gather(Ev *e, const HloInstr *in, Val *a, Val *idx)
 {
 	static const char *const names[] = { "offset_dims",
-	    "collapsed_slice_dims", "start_index_map" };
+	    "collapsed_slice_dims", "start_index_map",
+	    "operand_batching_dims", "start_indices_batching_dims" };
 	int64_t oi[HLO_MAXRANK] = {0}, ai[HLO_MAXRANK], k;
 	Val *r = result(e, in, a->shape.type);
 	GDims g;
@@ -290,33 +307,47 @@ ev_gather(Ev *e, const HloInstr *in, Val *a, Val *idx)
 	return r;
 }
 
-/* scatter(operand, indices, updates); update elements out of range skip. */
+/*
+ * scatter(operands..., indices, updates...): n operands updated in step,
+ * the combiner taking the n current values and the n updates; update
+ * elements out of range skip.
+ */
 Val *
 ev_scatter(Ev *e, const HloInstr *in, Val **ops)
 {
 	static const char *const names[] = { "update_window_dims",
-	    "inserted_window_dims", "scatter_dims_to_operand_dims" };
-	Val *a = ops[0], *idx = ops[1], *u = ops[2];
-	Val *r = result(e, in, a->shape.type);
+	    "inserted_window_dims", "scatter_dims_to_operand_dims",
+	    "input_batching_dims", "scatter_indices_batching_dims" };
+	int n = (in->noperand - 1) / 2, j;
+	Val *a = ops[0], *idx = ops[n], *u = ops[n + 1], *r[HLO_MAXDEPTH];
 	const HloComp *f = e->m->comp.v[in->callee];
 	int64_t ui[HLO_MAXRANK] = {0}, ai[HLO_MAXRANK], k;
+	double acc[HLO_MAXDEPTH], up[HLO_MAXDEPTH];
 	GDims g;
 
-	if (!r || gdims(e, in, &g, names, &a->shape, &idx->shape,
-	    &u->shape) != 0)
+	for (j = 0; j < n; j++) {
+		r[j] = ev_array(e, in, ops[j]->shape.type, a->shape.rank,
+		    a->shape.dim);
+		if (!r[j])
+			return NULL;
+		memcpy(r[j]->v, ops[j]->v, (size_t)a->n * sizeof *a->v);
+	}
+	if (gdims(e, in, &g, names, &a->shape, &idx->shape, &u->shape) != 0)
 		return NULL;
 	memset(g.size, 0, sizeof g.size);	/* starts are not clamped */
-	memcpy(r->v, a->v, (size_t)a->n * sizeof *a->v);
 	for (k = 0; k < u->n; k++, ev_next_index(ui, &u->shape)) {
-		double acc;
 		int64_t off;
 		if (operand_index(&g, a, idx, ui, &u->shape, 0, ai) != 0)
 			continue;
 		off = offset_of(a, ai);
-		acc = r->v[off];
-		if (ev_apply(e, in, f, &acc, &u->v[k], 1) != 0)
+		for (j = 0; j < n; j++) {
+			acc[j] = r[j]->v[off];
+			up[j] = ops[n + 1 + j]->v[k];
+		}
+		if (ev_apply(e, in, f, acc, up, n) != 0)
 			return NULL;
-		r->v[off] = acc;
+		for (j = 0; j < n; j++)
+			r[j]->v[off] = acc[j];
 	}
-	return r;
+	return n == 1 ? r[0] : ev_tuple(e, r, n, 0);
 }

@@ -581,22 +581,39 @@ sort(Ctx *x)
 	return set(x, &s);
 }
 
-/* scatter(operand, indices, updates): one operand, a 2-scalar combiner. */
+/* scatter(operands..., indices, updates...): n arrays of one shape, as
+   many updates of their types, a combiner of 2n scalars; a tuple for
+   n > 1. */
 static int
 scatter(Ctx *x)
 {
-	if (x->in->noperand != 3)
-		return fail(x, "'scatter' with %d operands is not supported "
-		    "(one operand, indices and updates)", x->in->noperand);
-	if (!hlo_type_is_int(opnd(x, 1)->type))
+	HloShape el[HLO_MAXDEPTH], s;
+	int n = (x->in->noperand - 1) / 2, i;
+
+	if (x->in->noperand < 3 || x->in->noperand % 2 == 0 ||
+	    n > HLO_MAXDEPTH)
+		return fail(x, "'scatter' takes operands, indices and as many "
+		    "updates, not %d operands", x->in->noperand);
+	if (!hlo_type_is_int(opnd(x, n)->type))
 		return fail(x, "the indices of 'scatter' must be integers, not "
-		    "%s", str(opnd(x, 1)));
-	if (opnd(x, 2)->type != opnd(x, 0)->type)
-		return fail(x, "the updates %s of 'scatter' do not match %s",
-		    str(opnd(x, 2)), str(opnd(x, 0)));
-	if (scalar_comp(x, callee(x), 2, "combiner"))
+		    "%s", str(opnd(x, n)));
+	for (i = 0; i < n; i++) {
+		if (!same_dims_(opnd(x, i), opnd(x, 0)))
+			return fail(x, "operands of 'scatter' differ: %s and %s",
+			    str(opnd(x, 0)), str(opnd(x, i)));
+		if (opnd(x, n + 1 + i)->type != opnd(x, i)->type ||
+		    !same_dims_(opnd(x, n + 1 + i), opnd(x, n + 1)))
+			return fail(x, "the updates %s of 'scatter' do not "
+			    "match %s", str(opnd(x, n + 1 + i)),
+			    str(opnd(x, i)));
+		el[i] = *opnd(x, i);
+	}
+	if (scalar_comp(x, callee(x), 2 * n, "combiner"))
 		return HLO_INFER_ERROR;
-	return set(x, opnd(x, 0));
+	if (n == 1)
+		return set(x, opnd(x, 0));
+	s = hlo_shape_tuple(x->m->arena, el, n);
+	return set(x, &s);
 }
 
 static int

@@ -859,6 +859,95 @@ START_TEST(gather_and_scatter_as_jax_emits_them)
 }
 END_TEST
 
+/* Batching dims: batch b of the indices gathers from (and scatters
+   into) batch b of the operand: g[b] = x[b, i[b], :], s[b, i[b], :] +=
+   u[b, :]. */
+START_TEST(gather_and_scatter_with_batching_dims)
+{
+	static const char text[] = "add {\n"
+	    "  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+	    "  ROOT s = f32[] add(a, b)\n}\n"
+	    "ENTRY e {\n"
+	    "  x = f32[2,3,4] parameter(0)\n  i = s32[2,1] parameter(1)\n"
+	    "  g = f32[2,4] gather(x, i), offset_dims={1}, "
+	    "collapsed_slice_dims={1}, start_index_map={1}, "
+	    "operand_batching_dims={0}, start_indices_batching_dims={0}, "
+	    "index_vector_dim=1, slice_sizes={1,1,4}\n"
+	    "  u = f32[2,4] parameter(2)\n"
+	    "  s = f32[2,3,4] scatter(x, i, u), update_window_dims={1}, "
+	    "inserted_window_dims={1}, scatter_dims_to_operand_dims={1}, "
+	    "input_batching_dims={0}, scatter_indices_batching_dims={0}, "
+	    "index_vector_dim=1, to_apply=add\n"
+	    "  ROOT r = (f32[2,4], f32[2,3,4]) tuple(g, s)\n}\n";
+	static const int64_t d234[] = { 2, 3, 4 }, d21[] = { 2, 1 };
+	static const int64_t d24[] = { 2, 4 };
+	static const int32_t idx[] = { 2, 1 };
+	float x[24], u[8];
+	HloBuf args[3];
+	Fx f;
+	int b, r, c;
+
+	for (b = 0; b < 24; b++)
+		x[b] = (float)b;
+	for (b = 0; b < 8; b++)
+		u[b] = 100.0f * (float)(b + 1);
+	args[0] = buf_of(HT_F32, 3, d234, x);
+	args[1] = buf_of(HT_S32, 2, d21, idx);
+	args[2] = buf_of(HT_F32, 2, d24, u);
+	run_text(&f, text, args, 3);
+	for (b = 0; b < 2; b++)
+		for (c = 0; c < 4; c++)
+			ck_assert(at(&f.res[0], 4 * b + c) ==
+			    x[12 * b + 4 * idx[b] + c]);
+	for (b = 0; b < 2; b++)
+		for (r = 0; r < 3; r++)
+			for (c = 0; c < 4; c++)
+				ck_assert(at(&f.res[1], 12 * b + 4 * r + c) ==
+				    x[12 * b + 4 * r + c] + (r == idx[b] ?
+				    u[4 * b + c] : 0));
+	fx_free(&f);
+}
+END_TEST
+
+/* Two operands scattered in step: the combiner sees both current values
+   and both updates (a sum and a max), two updates hit element 1. */
+START_TEST(scatter_with_two_operands)
+{
+	static const char text[] = "comb {\n"
+	    "  a = f32[] parameter(0)\n  b = s32[] parameter(1)\n"
+	    "  c = f32[] parameter(2)\n  d = s32[] parameter(3)\n"
+	    "  s = f32[] add(a, c)\n  m = s32[] maximum(b, d)\n"
+	    "  ROOT t = (f32[], s32[]) tuple(s, m)\n}\n"
+	    "ENTRY e {\n"
+	    "  x = f32[4] parameter(0)\n  y = s32[4] parameter(1)\n"
+	    "  k = s32[3,1] parameter(2)\n"
+	    "  u = f32[3] parameter(3)\n  v = s32[3] parameter(4)\n"
+	    "  ROOT r = (f32[4], s32[4]) scatter(x, y, k, u, v), "
+	    "update_window_dims={}, inserted_window_dims={0}, "
+	    "scatter_dims_to_operand_dims={0}, index_vector_dim=1, "
+	    "to_apply=comb\n}\n";
+	static const int64_t d4[] = { 4 }, d31[] = { 3, 1 }, d3[] = { 3 };
+	static const float x[] = { 1, 2, 3, 4 }, u[] = { 10, 5, 7 };
+	static const int32_t y[] = { 5, 5, 5, 5 }, k[] = { 1, 1, 3 };
+	static const int32_t v[] = { 9, 2, 1 };
+	HloBuf args[5];
+	Fx f;
+
+	args[0] = buf_of(HT_F32, 1, d4, x);
+	args[1] = buf_of(HT_S32, 1, d4, y);
+	args[2] = buf_of(HT_S32, 2, d31, k);
+	args[3] = buf_of(HT_F32, 1, d3, u);
+	args[4] = buf_of(HT_S32, 1, d3, v);
+	run_text(&f, text, args, 5);
+	ck_assert(at(&f.res[0], 0) == 1 && at(&f.res[0], 1) == 17);
+	ck_assert(at(&f.res[0], 2) == 3 && at(&f.res[0], 3) == 11);
+	ck_assert_int_eq(((int32_t *)f.res[1].data)[1], 9);
+	ck_assert_int_eq(((int32_t *)f.res[1].data)[3], 5);
+	ck_assert_int_eq(((int32_t *)f.res[1].data)[0], 5);
+	fx_free(&f);
+}
+END_TEST
+
 START_TEST(sort_is_stable_with_two_operands)
 {
 	static const char text[] = "lt {\n"
@@ -1183,6 +1272,8 @@ suite(void)
 	tcase_add_test(t, bitcast_convert_between_widths);
 	tcase_add_test(t, pad_reverse_dynamic_slices);
 	tcase_add_test(t, gather_and_scatter_as_jax_emits_them);
+	tcase_add_test(t, gather_and_scatter_with_batching_dims);
+	tcase_add_test(t, scatter_with_two_operands);
 	tcase_add_test(t, sort_is_stable_with_two_operands);
 	tcase_add_test(t, reduce_window_sums_and_maxes);
 	tcase_add_test(t, while_and_conditional);
