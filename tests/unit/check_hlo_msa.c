@@ -6,6 +6,10 @@
  */
 #include "tests/unit/hlotest.h"
 
+/* The f32 sum reducer the texts below share. */
+#define ADD "add {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n" \
+    "  ROOT s = f32[] add(a, b)\n}\n"
+
 /* Position of the instruction called 'name' in c, or -1. */
 static int
 find(const HloComp *c, const char *name)
@@ -54,11 +58,7 @@ entry_peak(const HloModule *m)
 static const char sched_text[] =
     "HloModule m\n"
     "\n"
-    "add {\n"
-    "  a = f32[] parameter(0)\n"
-    "  b = f32[] parameter(1)\n"
-    "  ROOT s = f32[] add(a, b)\n"
-    "}\n"
+    ADD
     "\n"
     "ENTRY main {\n"
     "  p = f32[8,256]{1,0} parameter(0)\n"
@@ -370,11 +370,7 @@ END_TEST
 static const char evict_text[] =
     "HloModule m\n"
     "\n"
-    "add {\n"
-    "  a = f32[] parameter(0)\n"
-    "  b = f32[] parameter(1)\n"
-    "  ROOT s = f32[] add(a, b)\n"
-    "}\n"
+    ADD
     "\n"
     "ENTRY main {\n"
     "  p = f32[64,128]{1,0} parameter(0)\n"
