@@ -130,10 +130,9 @@ void
 ml_divisor(L *l, const CExpr *e, TRef v)
 {
 	Loc save = l->f->loc;
-	int64_t lo, hi;
 
-	if (!l->refs->checks || l->err || (mosaic_range(l->k, &l->rng,
-	    e->arg[1], &lo, &hi) && (lo > 0 || hi < 0)))
+	if (!l->refs->checks || l->err || mosaic_nonzero(l->k, &l->rng,
+	    e->arg[1]))
 		return;
 	l->f->loc = e->loc;
 	trap(l, tile_cmp(l->f, TC_EQ, v, tile_const_i32(l->f, 0)), v, 0,
@@ -144,8 +143,8 @@ ml_divisor(L *l, const CExpr *e, TRef v)
 /*
  * The same for a vector divisor v: any element 0 stops the program.  The
  * mask of zeros, as i32, is max-reduced to one element and extracted
- * (ml_extract): a few dozen cycles per division, where a divisor that is
- * not a nonzero constant is rare.
+ * (ml_extract, a VMEM->SMEM copy waited for: a few hundred cycles per
+ * division, where a divisor that is not a nonzero constant is rare).
  */
 void
 ml_vdivisor(L *l, const CExpr *e, TRef v)
@@ -155,11 +154,10 @@ ml_vdivisor(L *l, const CExpr *e, TRef v)
 	TVal it = ml_vec_type(l, DT_I32, &vt.shape, vt.lay.kind);
 	TRef a[3], zero, one, any;
 	Loc save = l->f->loc;
-	int64_t lo, hi;
 	int d, opi;
 
-	if (!l->refs->checks || l->err || (mosaic_range(l->k, &l->rng,
-	    e->arg[1], &lo, &hi) && (lo > 0 || hi < 0)))
+	if (!l->refs->checks || l->err || mosaic_nonzero(l->k, &l->rng,
+	    e->arg[1]))
 		return;
 	l->f->loc = e->loc;
 	zero = tile_const_i32(l->f, 0);

@@ -446,6 +446,9 @@ typedef struct MosaicRanges {
  */
 int mosaic_range(const CKernel *k, const MosaicRanges *r, const CExpr *e,
     int64_t *lo, int64_t *hi);
+/* 1 if interval arithmetic proves every value of e nonzero (a divisor
+   that needs no run-time check). */
+int mosaic_nonzero(const CKernel *k, const MosaicRanges *r, const CExpr *e);
 
 /* The note after a "not supported by the compiled path yet" error. */
 #define MOSAIC_NOT_YET_HINT "interpret mode runs it (--interpret --run); " \

@@ -478,10 +478,7 @@ check(Pe *P, TRef v, int64_t lo, int64_t hi, const char *what,
 static int
 divisor_unproved(const Pe *P, const CExpr *e)
 {
-	int64_t a, b;
-
-	return P->checks && !(mosaic_range(P->k, NULL, e->arg[1], &a, &b) &&
-	    (a > 0 || b < 0));
+	return P->checks && !mosaic_nonzero(P->k, NULL, e->arg[1]);
 }
 
 /* Stops the program when the divisor v of the map e (e->arg[1]) is 0,

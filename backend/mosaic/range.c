@@ -20,6 +20,14 @@
 #define BIG ((int64_t)1 << 31)	/* intervals beyond this: unknown */
 
 int
+mosaic_nonzero(const CKernel *k, const MosaicRanges *r, const CExpr *e)
+{
+	int64_t lo, hi;
+
+	return mosaic_range(k, r, e, &lo, &hi) && (lo > 0 || hi < 0);
+}
+
+int
 mosaic_range(const CKernel *k, const MosaicRanges *r, const CExpr *e,
     int64_t *lo, int64_t *hi)
 {
