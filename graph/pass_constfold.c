@@ -17,6 +17,7 @@
  * opaque and side-effecting instructions, calls, custom-calls, tuples,
  * async copies, and float dots (their rounding is the target's).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "graph/eval.h"
@@ -152,12 +153,19 @@ evaluate(const HloModule *m, const HloComp *src, const HloInstr *in,
 	t.c.root = t.c.instr.n - 1;
 	memset(&e, 0, sizeof e);
 	e.m = m;
-	e.a = a;
+	e.a = e.a0 = a;
 	e.err = err;
 	e.nerr = sizeof err;
 	err[0] = 0;
 	r = ev_comp(&e, &t.c, NULL, 0);
-	return e.failed || !r || r->shape.type == HT_TUPLE ? NULL : r;
+	if (e.failed || !r || r->shape.type == HT_TUPLE)
+		r = NULL;
+	else
+		r = ev_copy(a, r);
+	/* values of 64 KiB and more are malloc'd (eval.c) */
+	for (k = 0; k < e.heap.n; k++)
+		free(e.heap.v[k]);
+	return r;
 }
 
 /* A new constant of 'shape' holding r's values. */
