@@ -28,10 +28,11 @@
  *     evicted if its first uses fit: in VMEM from its definition, a
  *     copy-start to HBM right after it, the copy-done before the first
  *     use that reads the copy (as early as the work in between hides
- *     the copy), so its chunk is free again for what follows.
- *
- * Per-use segments beyond that (a value evicted and prefetched back,
- * several times) are not modelled.
+ *     the copy), so its chunk is free again for what follows;
+ *   - per-use segments: the later uses of an evicted value, and the uses
+ *     of a parameter that does not fit over all of them, get copies into
+ *     VMEM (prefetched back from the HBM copy) for the runs of uses that
+ *     fit, each with its own interval; the uses between runs read HBM.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -62,14 +63,17 @@ typedef struct Cand {
 	int prefetch;		/* an entry parameter */
 } Cand;
 
-/* A copy: a prefetch of a parameter into VMEM, or an eviction of a
-   value from VMEM to HBM (its uses from 'done' on read the copy). */
+/* A copy: a prefetch of a parameter into VMEM, an eviction of a value
+   from VMEM to HBM, or a prefetch back of an evicted value from its HBM
+   copy; the uses in positions done..last read the copy. */
 typedef struct Pf {
 	int param;		/* the instruction copied */
 	int start;		/* copy-start after this position */
 	int done;		/* copy-done before this position */
+	int last;
 	int cross;
 	int evict;
+	int back;		/* reads the eviction of 'param' */
 	int64_t offset;
 } Pf;
 
@@ -473,30 +477,135 @@ read_as(const Msa *s, int f, int v)
 	return 1;
 }
 
+/* A new copy of instruction 'param' (its positions in the schedule
+   before the copies), reading its chunk at 'at'. */
+static Pf *
+add_copy(Msa *s, int param, int start, int done, int last, int64_t at)
+{
+	Pf *p = &s->pf[s->npf++];
+
+	memset(p, 0, sizeof *p);
+	p->param = param;
+	p->start = start;
+	p->done = done;
+	p->last = last;
+	p->offset = at;
+	return p;
+}
+
+/* The latest position a copy done before u may start after: one
+   instruction with work at least in between, none before 'early'. */
+static int
+latest_start(const Msa *s, int early, int u)
+{
+	int late;
+
+	for (late = u - 1; late > early && (s->elapsed[late] <= 0 ||
+	    is_alias(s->c->instr.v[late]->op)); late--)
+		;
+	return late - 1;
+}
+
+/*
+ * The interval picker: the latest start in [early, late] after which
+ * the work before the first use u covers PREFERRED_OVERLAP x the copy,
+ * else the earliest.  Then the first start, from there later and then
+ * earlier, whose chunk of 'bytes' fits up to position 'last'.  Returns
+ * the start and *at, or -1.
+ */
+static int
+pick(Msa *s, int64_t bytes, double copy, int early, int late, int u,
+    int last, int64_t *at)
+{
+	int pref, d;
+
+	*at = -1;
+	for (pref = late; pref > early && overlap(s, pref, u) <
+	    PREFERRED_OVERLAP * copy; pref--)
+		;
+	for (d = 0; pref + d <= late || pref - d >= early; d++) {
+		if (pref + d <= late && (*at = fit(s, bytes, pref + d + 1,
+		    last)) >= 0)
+			return pref + d;
+		if (d && pref - d >= early && (*at = fit(s, bytes,
+		    pref - d + 1, last)) >= 0)
+			return pref - d;
+	}
+	return -1;
+}
+
+/*
+ * Per-use segments: copies of buffer f (instruction v) into VMEM for
+ * runs of its uses r[0..n), the longest run from each use that fits,
+ * each started after 'early' or later; the uses no run takes read f
+ * where it is.  back: f is evicted and the copies read its HBM copy.
+ * Returns the number of copies.
+ */
+static int
+segments(Msa *s, int f, int v, int back, int early, const int *r, int n)
+{
+	const HloBuffer *x = &s->b.buf[f];
+	double copy = s->mp->dma_latency + (double)x->bytes / s->hbm_bw;
+	int j = 0, l, t = -1, late, k = 0;
+	int64_t at = -1;
+
+	while (j < n) {
+		late = latest_start(s, early, r[j]);
+		for (l = n - 1; l >= j && late >= early; l--)
+			if ((t = pick(s, x->bytes, copy, early, late, r[j],
+			    r[l], &at)) >= 0)
+				break;
+		if (l < j || late < early) {
+			j++;
+			continue;
+		}
+		take(s, at, x->bytes, t + 1, r[l]);
+		add_copy(s, v, t, r[j], r[l], at)->back = back;
+		k++;
+		j = l + 1;
+	}
+	return k;
+}
+
+/* The positions of the instructions other than v that read buffer f,
+   ascending, into an array of the pass's arena; *n their number. */
+static int *
+readers(Msa *s, int f, int v, int *n)
+{
+	int *u = arena_alloc(&s->a, sizeof(int) * ((size_t)s->b.n + 1));
+	int i, j;
+
+	*n = 0;
+	for (i = 0; i < s->b.n; i++)
+		for (j = s->b.rfirst[i]; j < s->b.rfirst[i + 1]; j++)
+			if (s->b.reads[j] == f && i != v) {
+				u[(*n)++] = i;
+				break;
+			}
+	return u;
+}
+
 /*
  * An intermediate that does not fit in VMEM over its whole live range:
  * in VMEM for its first uses, then evicted (XLA's eviction: a
  * copy-start of the value to HBM after its definition, the copy-done
  * before the first use that reads the copy).  The most early uses that
  * fit; the copy-done as early as the work since the definition hides
- * the copy, so the chunk is free again soon.  1 if it was placed.
+ * the copy, so the chunk is free again soon.  The later uses are then
+ * prefetched back from the copy in runs that fit (segments()).  1 if
+ * it was placed.
  */
 static int
 evict(Msa *s, int f)
 {
 	const HloBuffer *x = &s->b.buf[f];
 	double copy = s->mp->dma_latency + (double)x->bytes / s->hbm_bw;
-	int v = array_of(s, f), i, j, n = 0, k, d, t1, *u;
+	int v = array_of(s, f), n, k, d, *u;
 	int64_t at;
-	Pf *p;
 
 	if (v < 0 || !read_as(s, f, v))
 		return 0;
-	u = arena_alloc(&s->a, sizeof(int) * ((size_t)s->b.n + 1));
-	for (i = 0; i < s->b.n; i++)
-		for (j = s->b.rfirst[i]; j < s->b.rfirst[i + 1]; j++)
-			if (s->b.reads[j] == f && i != v)
-				u[n++] = i;
+	u = readers(s, f, v, &n);
 	for (k = n - 1; k >= 1; k--) {
 		for (d = u[k - 1] + 1; d < u[k] && overlap(s, v, d) < copy;
 		    d++)
@@ -507,84 +616,57 @@ evict(Msa *s, int f)
 			;
 		if (at < 0)
 			continue;
-		t1 = d - 1;
-		take(s, at, x->bytes, x->start, t1);
-		p = &s->pf[s->npf++];
-		memset(p, 0, sizeof *p);
-		p->param = v;
-		p->start = v;
-		p->done = d;
-		p->evict = 1;
-		p->offset = at;
+		take(s, at, x->bytes, x->start, d - 1);
+		add_copy(s, v, v, d, s->b.n - 1, at)->evict = 1;
 		s->vmem_buf[f] = 1;
 		mark(s, f);
+		segments(s, f, v, 1, d, u + k, n - k);
 		return 1;
 	}
 	return 0;
 }
 
 /*
- * The interval picker: the latest start after which the work before the
- * first use u covers PREFERRED_OVERLAP x the copy, else the earliest;
- * with at least one instruction between start and use.  Then the first
- * start, from there later and then earlier, whose chunk fits.
+ * A prefetch of entry parameter f: one copy for all its uses when it
+ * fits, else per-use segments.  cross: a cross-program prefetch, which
+ * stays in VMEM for the next run and starts with the program.
  */
 static void
 prefetch(Msa *s, int f, int cross)
 {
 	const HloBuffer *x = &s->b.buf[f];
 	double copy = s->mp->dma_latency + (double)x->bytes / s->hbm_bw;
-	int u, last, early = x->def, late, pref, t, d;
-	int64_t at = -1;
-	Pf *p;
+	int u, last, early = x->def, late, t, n, *r;
+	int64_t at;
 
 	uses(s, f, &u, &last);
 	if (u < 0) {
 		stays(s, f, "nothing reads it");
 		return;
 	}
-	/* a cross-program prefetch stays in VMEM for the next run */
-	if (cross)
-		last = s->b.n - 1;
-	for (late = u - 1; late > early && (s->elapsed[late] <= 0 ||
-	    is_alias(s->c->instr.v[late]->op)); late--)
-		;
-	late--;			/* copy-start before that instruction */
-	if (cross)
-		late = early;
+	late = cross ? early : latest_start(s, early, u);
 	if (late < early) {
 		stays(s, f, "live range too short: no instruction before its "
 		    "first use (%s) to hide a copy of %.0f cycles",
 		    s->c->instr.v[u]->name, copy);
 		return;
 	}
-	for (pref = late; pref > early && overlap(s, pref, u) <
-	    PREFERRED_OVERLAP * copy; pref--)
-		;
-	for (d = 0, t = pref; at < 0 && (pref + d <= late || pref - d >=
-	    early); d++) {
-		if (pref + d <= late && (at = fit(s, x->bytes, pref + d + 1,
-		    last)) >= 0)
-			t = pref + d;
-		else if (d && pref - d >= early && (at = fit(s, x->bytes,
-		    pref - d + 1, last)) >= 0)
-			t = pref - d;
-	}
-	if (at < 0) {
-		stays(s, f, "no room: %lld B over positions %d..%d with the "
-		    "VMEM budget of %lld B taken", (long long)x->bytes,
-		    early + 1, last, (long long)s->budget);
+	if (cross)
+		last = s->b.n - 1;
+	if ((t = pick(s, x->bytes, copy, early, late, u, last, &at)) >= 0) {
+		take(s, at, x->bytes, t + 1, last);
+		add_copy(s, x->def, t, u, last, at)->cross = cross;
+		s->vmem_buf[f] = 1;
 		return;
 	}
-	take(s, at, x->bytes, t + 1, last);
-	p = &s->pf[s->npf++];
-	memset(p, 0, sizeof *p);
-	p->param = x->def;
-	p->start = t;
-	p->done = u;
-	p->cross = cross;
-	p->offset = at;
-	s->vmem_buf[f] = 1;
+	r = readers(s, f, x->def, &n);
+	if (!cross && segments(s, f, x->def, 0, early, r, n) > 0) {
+		s->vmem_buf[f] = 1;
+		return;
+	}
+	stays(s, f, "no room: %lld B over positions %d..%d with the VMEM "
+	    "budget of %lld B taken", (long long)x->bytes, early + 1, last,
+	    (long long)s->budget);
 }
 
 /* ----------------------------------------------------- candidates */
@@ -736,19 +818,36 @@ fifo(Msa *s)
 			s->pf[k].start = s->pf[k - 1].start;
 }
 
-/* The copy-start/copy-done pair of copy p: the uses of a prefetch read
-   the done, those of an eviction from position p->done on. */
-static void
-materialise(Msa *s, Pf *p, int *cs, int *cd, int n0)
+/* The instruction copy k reads: its value, or for a prefetch back the
+   copy-done of the eviction (materialised first: it is done earlier). */
+static int
+source(const Msa *s, int k, const int *cd)
 {
-	HloInstr *param = s->c->instr.v[p->param];
-	HloShape el[3], dst = param->shape;
-	HloInstr *start, *done;
-	int op = p->param, i, k, d;
+	int j;
+
+	if (!s->pf[k].back)
+		return s->pf[k].param;
+	for (j = 0; j < k; j++)
+		if (s->pf[j].evict && s->pf[j].param == s->pf[k].param)
+			return cd[j];
+	bug("a prefetch back without its eviction");
+	return -1;
+}
+
+/* The copy-start/copy-done pair of copy k; the uses it serves (in
+   positions done..last of the n0 scheduled) read the done. */
+static void
+materialise(Msa *s, int k, int *cs, int *cd, int n0)
+{
+	Pf *p = &s->pf[k];
+	int op = source(s, k, cd), i, j;
+	HloInstr *src = s->c->instr.v[op];
+	HloShape el[3], dst = src->shape;
+	HloInstr *start;
 
 	set_space(s->m->arena, &dst, 0, p->evict ? 0 : 1);
 	el[0] = dst;
-	el[1] = param->shape;
+	el[1] = src->shape;
 	el[2] = hlo_shape_array(HT_U32, 0, NULL);
 	set_space(s->m->arena, &el[2], 0, 2);
 	{
@@ -759,17 +858,14 @@ materialise(Msa *s, Pf *p, int *cs, int *cd, int n0)
 		HloAttr at = { "cross_program_prefetch_index", "0" };
 		vec_push(s->m->arena, &start->attrs, at);
 	}
-	*cs = s->c->instr.n - 1;
-	done = hlo_add(s->m, s->c, HLO_COPY_DONE, &dst, cs, 1);
-	*cd = d = s->c->instr.n - 1;
-	for (i = 0; i < s->c->instr.n; i++) {
+	cs[k] = s->c->instr.n - 1;
+	hlo_add(s->m, s->c, HLO_COPY_DONE, &dst, &cs[k], 1);
+	cd[k] = s->c->instr.n - 1;
+	for (i = p->done; i <= p->last && i < n0; i++) {
 		HloInstr *in = s->c->instr.v[i];
-		if (in == start || in == done || (p->evict && (i >= n0 ||
-		    i < p->done)))
-			continue;
-		for (k = 0; k < in->noperand; k++)
-			if (in->operand[k] == op)
-				in->operand[k] = d;
+		for (j = 0; j < in->noperand; j++)
+			if (in->operand[j] == op)
+				in->operand[j] = cd[k];
 	}
 }
 
@@ -809,33 +905,37 @@ insert(Msa *s, int n0, const int *cs, const int *cd)
 static void
 report_prefetches(Msa *s, const int *bufof)
 {
-	int k;
+	int k, first, last;
 
 	for (k = 0; k < s->npf; k++) {
 		Pf *p = &s->pf[k];
 		Buf how = {0};
-		int f = bufof[k], first, last;
+		int f = bufof[k];
+		const char *kind = p->evict ? "evicted" : p->back ?
+		    "prefetched back" : "prefetch";
 		uses(s, f, &first, &last);
-		if (p->cross)
-			last = s->b.n - 1;
 		if (p->cross)
 			buf_printf(&how, "cross-program prefetch, copy-done "
 			    "before %s", s->c->instr.v[p->done]->name);
 		else
 			buf_printf(&how, "%s: copy-start after %s, copy-done "
-			    "before %s (%.0f of %.0f cycles hidden)%s",
-			    p->evict ? "evicted" : "prefetch",
+			    "before %s (%.0f of %.0f cycles hidden)", kind,
 			    s->c->instr.v[p->start]->name,
 			    s->c->instr.v[p->done]->name,
 			    overlap(s, p->start, p->done),
 			    s->mp->dma_latency + (double)s->b.buf[f].bytes /
-			    s->hbm_bw, p->evict ? ", the later uses read the "
-			    "copy in HBM" : "");
+			    s->hbm_bw);
+		if (p->evict)
+			buf_printf(&how, ", the later uses read the copy in "
+			    "HBM");
+		else if (p->last < last)
+			buf_printf(&how, ", for the uses up to %s",
+			    s->c->instr.v[p->last]->name);
 		if (p->evict)
 			placed(s, f, p->offset, s->b.buf[f].start, p->done - 1,
 			    how.p);
 		else
-			placed(s, f, p->offset, p->start + 1, last, how.p);
+			placed(s, f, p->offset, p->start + 1, p->last, how.p);
 		buf_free(&how);
 	}
 }
@@ -861,7 +961,9 @@ setup(Msa *s, HloModule *m, HloPassCtx *cx)
 	s->cc = arena_alloc(&s->a, (size_t)s->b.nbuf + 1);
 	s->heap = arena_alloc(&s->a, sizeof *s->heap *
 	    ((size_t)s->b.nbuf + 1));
-	s->pf = arena_alloc(&s->a, sizeof *s->pf * ((size_t)s->b.nbuf + 1));
+	/* an eviction per buffer, a copy per read at most */
+	s->pf = arena_alloc(&s->a, sizeof *s->pf * ((size_t)s->b.nbuf +
+	    (size_t)s->b.rfirst[n] + 1));
 	s->hbm_bw = mp->hbm_bytes_per_cycle > 0 ? mp->hbm_bytes_per_cycle : 1;
 	/* a load and a store slot move a vreg of 32-bit words per cycle */
 	s->vmem_bw = (double)(mp->slots[U_VLD] + mp->slots[U_VST]) *
@@ -920,7 +1022,7 @@ hlo_pass_msa(HloModule *m, HloPassCtx *cx)
 	cs = arena_alloc(&s.a, sizeof(int) * ((size_t)s.npf + 1));
 	cdn = arena_alloc(&s.a, sizeof(int) * ((size_t)s.npf + 1));
 	for (k = 0; k < s.npf; k++)
-		materialise(&s, &s.pf[k], &cs[k], &cdn[k], n0);
+		materialise(&s, k, cs, cdn, n0);
 	if (s.npf)
 		insert(&s, n0, cs, cdn);
 	arena_free(&s.a);

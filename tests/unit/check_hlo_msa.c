@@ -362,10 +362,10 @@ END_TEST
 
 /*
  * On small (a VMEM budget of 192 KiB): mid takes all of it at positions
- * 3 and 4, so a (32 KiB, read by e1 at 2 and by o at 6) cannot stay in
+ * 3 and 4, so a (32 KiB, read by e1 at 2 and by o at 7) cannot stay in
  * VMEM over its whole range.  It is evicted: in VMEM for e1, a copy to
- * HBM started after its definition and done before mid, o reading the
- * copy.
+ * HBM started after its definition and done before mid; then, as mid
+ * and m2 are gone, prefetched back from that copy for o.
  */
 static const char evict_text[] =
     "HloModule m\n"
@@ -383,12 +383,12 @@ static const char evict_text[] =
     "  ROOT o = f32[64,128]{1,0} add(r, a)\n"
     "}\n";
 
-START_TEST(msa_evicts_what_fits_only_early)
+START_TEST(msa_evicts_and_prefetches_back)
 {
 	HFx f;
 	HloModule *m;
 	const HloComp *c;
-	const HloInstr *cs, *o;
+	const HloInstr *cs, *back, *o;
 	Buf st = {0};
 	int start[4], done[4], a;
 
@@ -400,25 +400,101 @@ START_TEST(msa_evicts_what_fits_only_early)
 	a = find(c, "a");
 	ck_assert_int_eq(named(m, "mid")->shape.layout.memspace, 1);
 	ck_assert_int_eq(named(m, "a")->shape.layout.memspace, 1);
-	ck_assert_int_eq(copy_pairs(c, start, done), 1);
+	ck_assert_int_eq(copy_pairs(c, start, done), 2);
 	cs = c->instr.v[start[0]];
-	/* from VMEM (the source) to HBM (the destination) */
+	/* the eviction: from VMEM (the source) to HBM (the destination) */
 	ck_assert_int_eq(cs->operand[0], a);
 	ck_assert_int_eq(start[0], a + 1);
 	ck_assert_int_eq(cs->shape.elem[0].layout.memspace, 0);
 	ck_assert_int_eq(cs->shape.elem[1].layout.memspace, 1);
 	ck_assert_int_eq(c->instr.v[done[0]]->shape.layout.memspace, 0);
-	/* e1 reads a in VMEM; the copy is done before mid; o reads it */
+	/* e1 reads a in VMEM; the copy is done before mid */
 	ck_assert_int_eq(named(m, "e1")->operand[0], a);
 	ck_assert_int_lt(done[0], find(c, "mid"));
+	/* the prefetch back reads the HBM copy, after m2, into VMEM */
+	back = c->instr.v[start[1]];
+	ck_assert_int_eq(back->operand[0], done[0]);
+	ck_assert_int_gt(start[1], find(c, "m2"));
+	ck_assert_int_eq(back->shape.elem[0].layout.memspace, 1);
+	ck_assert_int_eq(back->shape.elem[1].layout.memspace, 0);
 	o = named(m, "o");
-	ck_assert_int_eq(o->operand[1], done[0]);
+	ck_assert_int_eq(o->operand[1], done[1]);
+	ck_assert_int_eq(c->instr.v[done[1]]->shape.layout.memspace, 1);
 	buf_putc(&st, 0);
 	ck_assert_msg(strstr(st.p, "msa: a f32[64,128]{1,0:S(1)} -> S(1) @0, "
 	    "32768 B, positions 1..2, evicted: copy-start after a, copy-done "
 	    "before mid") != NULL, "%s", st.p);
+	ck_assert_msg(strstr(st.p, "msa: a f32[64,128]{1,0:S(1)} -> S(1) @0, "
+	    "32768 B, positions 6..7, prefetched back: copy-start after z, "
+	    "copy-done before o") != NULL, "%s", st.p);
 	assert_topological(m);
 	hfx_same_results(&f, evict_text, m, 0);
+	buf_free(&st);
+	hfx_free(&f);
+}
+END_TEST
+
+/*
+ * On small: w (32 KiB) is read at 2 and 7, but big (192 KiB, all of the
+ * budget) lives at 4..5 between, so no copy of w fits all its uses.  It
+ * gets one per run of uses: e1 and e2 read the first copy, o the
+ * second; neither copy holds VMEM while big does.
+ */
+static const char segments_text[] =
+    "HloModule m\n"
+    "\n"
+    ADD
+    "\n"
+    "ENTRY main {\n"
+    "  w = f32[64,128]{1,0} parameter(0)\n"
+    "  p = f32[64,128]{1,0} parameter(1)\n"
+    "  e0 = f32[64,128]{1,0} exponential(p)\n"
+    "  e1 = f32[64,128]{1,0} multiply(e0, w)\n"
+    "  e2 = f32[64,128]{1,0} add(e1, w)\n"
+    "  big = f32[6,64,128]{2,1,0} broadcast(e2), dimensions={1,2}\n"
+    "  b2 = f32[6,64,128]{2,1,0} negate(big)\n"
+    "  z = f32[] constant(0)\n"
+    "  r = f32[64,128]{1,0} reduce(b2, z), dimensions={0}, to_apply=add\n"
+    "  t = f32[64,128]{1,0} tanh(r)\n"
+    "  ROOT o = f32[64,128]{1,0} add(t, w)\n"
+    "}\n";
+
+START_TEST(msa_prefetches_per_use_segments)
+{
+	HFx f;
+	HloModule *m;
+	const HloComp *c;
+	Buf st = {0};
+	int start[8], done[8], n, k, w, seg = 0, big;
+
+	hfx_init(&f, "small");
+	f.cx.stats = &st;
+	m = hfx_parse(&f, segments_text);
+	ck_assert_int_eq(hfx_pass(&f, m, "memory-space-assignment"), 1);
+	c = hlo_entry(m);
+	w = find(c, "w");
+	big = find(c, "big");
+	n = copy_pairs(c, start, done);
+	for (k = 0; k < n; k++) {
+		if (c->instr.v[start[k]]->operand[0] != w)
+			continue;
+		/* each copy of w is done before big or started after it */
+		ck_assert(done[k] < big || start[k] > find(c, "b2"));
+		seg++;
+	}
+	buf_putc(&st, 0);
+	ck_assert_msg(seg == 2, "%d copies of w\n%s", seg, st.p);
+	ck_assert_int_eq(named(m, "e1")->operand[1], named(m, "e2")->
+	    operand[1]);
+	ck_assert_int_ne(named(m, "e1")->operand[1], w);
+	ck_assert_int_ne(named(m, "o")->operand[1], w);
+	ck_assert_int_ne(named(m, "o")->operand[1], named(m, "e1")->
+	    operand[1]);
+	ck_assert_msg(strstr(st.p, "prefetch: copy-start after w, copy-done "
+	    "before e1") != NULL && strstr(st.p, ", for the uses up to e2")
+	    != NULL, "%s", st.p);
+	assert_topological(m);
+	hfx_same_results(&f, segments_text, m, 0);
 	buf_free(&st);
 	hfx_free(&f);
 }
@@ -494,7 +570,8 @@ suite(void)
 	tcase_add_test(t, sizes_are_padded_to_tiles);
 	tcase_add_test(t, msa_places_what_fits_and_says_why_not);
 	tcase_add_test(t, copies_complete_in_fifo_order);
-	tcase_add_test(t, msa_evicts_what_fits_only_early);
+	tcase_add_test(t, msa_evicts_and_prefetches_back);
+	tcase_add_test(t, msa_prefetches_per_use_segments);
 	tcase_add_test(t, custom_calls_stay_opaque);
 	tcase_add_test(t, pipeline_keeps_meaning);
 	suite_add_tcase(s, t);
