@@ -165,6 +165,96 @@ fold_transpose(Simp *s, int i, int side)
 	return r;
 }
 
+/*
+ * Side 'side' of a dot whose contracting dims all have size 1, as an
+ * operand of the multiply that replaces it: its dims other than those
+ * (dim[0..n)) and where they go in the result (map): batch dims onto the
+ * leading ones, free dims after the batch dims and, for the rhs, the
+ * lhs's free dims.  -1 when they would not map in increasing order.
+ */
+static int
+dot_map(Simp *s, int i, int side, int64_t *dim, int64_t *map)
+{
+	HloInstr *in = SI(s, i);
+	const HloShape *a = &SI(s, in->operand[side])->shape;
+	const HloShape *l = &SI(s, in->operand[0])->shape;
+	const HloInts *bt = &in->dot[side ? DOT_RHS_BATCH : DOT_LHS_BATCH];
+	const HloInts *ct = &in->dot[side ? DOT_RHS_CONTRACT :
+	    DOT_LHS_CONTRACT];
+	int first = bt->n + (side ? l->rank - bt->n -
+	    in->dot[DOT_LHS_CONTRACT].n : 0);
+	int n = 0, free = 0, d, k;
+
+	for (d = 0; d < a->rank; d++) {
+		if (listed(ct, d))
+			continue;
+		for (k = 0; k < bt->n && bt->v[k] != d; k++)
+			;
+		map[n] = k < bt->n ? k : first + free++;
+		if (n > 0 && map[n] <= map[n - 1])
+			return -1;
+		dim[n++] = a->dim[d];
+	}
+	return n;
+}
+
+/* That side without its size-1 dims (reshape), in the result's type
+   (convert), broadcast to the result. */
+static int
+dot_side(Simp *s, int i, int side)
+{
+	HloInstr *in = SI(s, i);
+	int x = in->operand[side];
+	const HloShape *a = &SI(s, x)->shape;
+	int64_t dim[HLO_MAXRANK], map[HLO_MAXRANK];
+	int n = dot_map(s, i, side, dim, map);
+	HloShape sh;
+
+	if (n != a->rank) {
+		sh = simp_shape(a->type, n, dim, a);
+		x = simp_add(s->m, s->c, HLO_RESHAPE, &sh, &x, 1, in);
+	}
+	if (a->type != in->shape.type) {
+		sh = simp_shape(in->shape.type, n, dim, a);
+		x = simp_add(s->m, s->c, HLO_CONVERT, &sh, &x, 1, in);
+	}
+	return simp_broadcast(s->m, s->c, x, &in->shape, map, n, in);
+}
+
+/*
+ * XLA's dot strength reduction: a float dot whose contracting dims all
+ * have size 1 sums one product per element, so it is a multiply of its
+ * broadcast operands plus +0.0 (the dot's sum starts there, which turns
+ * a product of -0.0 into +0.0), rounded alike.  Integers stay (the
+ * evaluator's dot sums in double, its multiply wraps).  At the default
+ * precision the MXU would round f32 operands to bf16; the multiply is
+ * exact, which a default precision allows.
+ */
+static int
+dot_to_multiply(Simp *s, int i)
+{
+	HloInstr *in = SI(s, i);
+	const HloShape *a = &SI(s, in->operand[0])->shape;
+	const HloInts *ct = &in->dot[DOT_LHS_CONTRACT];
+	int64_t dim[HLO_MAXRANK], map[HLO_MAXRANK];
+	int k, ops[2];
+
+	if (!hlo_type_is_float(in->shape.type) || !algsimp_plain(&in->shape) ||
+	    !algsimp_plain(a) || !algsimp_plain(&SI(s, in->operand[1])->shape))
+		return -1;
+	for (k = 0; k < ct->n; k++)
+		if (a->dim[ct->v[k]] != 1)
+			return -1;
+	if (dot_map(s, i, 0, dim, map) < 0 || dot_map(s, i, 1, dim, map) < 0)
+		return -1;
+	ops[0] = dot_side(s, i, 0);
+	ops[1] = dot_side(s, i, 1);
+	ops[0] = simp_add(s->m, s->c, HLO_MULTIPLY, &in->shape, ops, 2, in);
+	ops[1] = simp_broadcast(s->m, s->c, simp_scalar(s->m, s->c,
+	    in->shape.type, 0.0, in), &in->shape, NULL, 0, in);
+	return simp_add(s->m, s->c, HLO_ADD, &in->shape, ops, 2, in);
+}
+
 int
 algsimp_dot_rule(Simp *s, int i)
 {
@@ -174,5 +264,7 @@ algsimp_dot_rule(Simp *s, int i)
 		return -1;
 	if ((r = fold_transpose(s, i, 0)) >= 0)
 		return r;
-	return fold_transpose(s, i, 1);
+	if ((r = fold_transpose(s, i, 1)) >= 0)
+		return r;
+	return dot_to_multiply(s, i);
 }

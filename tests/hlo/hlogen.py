@@ -329,6 +329,10 @@ class Gen:
         if not a:
             return None
         d = a[2]
+        if self.r.random() < 0.25:  # depth 1: algsimp makes it a multiply
+            d = d[:-1] + [1]
+            a = self.emit("slice", "f32", d, "slice(%s), slice={%s}" % (
+                a[0], ", ".join("[0:%d]" % x for x in d)), keep=False)
         n = self.r.choice([1, 4, 8, 16])
         # the right operand: a new parameter-free value of shape [.., K, N]
         bd = d[:-2] + [d[-1], n] if len(d) == 3 else [d[-1], n]

@@ -589,6 +589,77 @@ START_TEST(dot_of_transpose_folds)
 }
 END_TEST
 
+/* dots that sum one product per element */
+static const char dot_outer[] = MOD(
+    "  a = f32[8,1]{1,0} parameter(0)\n"
+    "  b = f32[1,4]{1,0} parameter(1)\n"
+    "  ROOT d = f32[8,4]{1,0} dot(a, b), lhs_contracting_dims={1}, "
+    "rhs_contracting_dims={0}\n");
+static const char dot_batch_bf16[] = MOD(
+    "  a = bf16[2,8,1]{2,1,0} parameter(0)\n"
+    "  b = bf16[2,1,4]{2,1,0} parameter(1)\n"
+    "  ROOT d = f32[2,8,4]{2,1,0} dot(a, b), lhs_batch_dims={0}, "
+    "lhs_contracting_dims={2}, rhs_batch_dims={0}, "
+    "rhs_contracting_dims={1}\n");
+static const char dot_none[] = MOD(
+    "  a = f32[3]{0} parameter(0)\n"
+    "  b = f32[5]{0} parameter(1)\n"
+    "  ROOT d = f32[3,5]{1,0} dot(a, b)\n");
+/* these stay: an integer dot, a batch dim after a free one, depth 2 */
+static const char dot_int[] = MOD(
+    "  a = s32[8,1]{1,0} parameter(0)\n"
+    "  b = s32[1,4]{1,0} parameter(1)\n"
+    "  ROOT d = s32[8,4]{1,0} dot(a, b), lhs_contracting_dims={1}, "
+    "rhs_contracting_dims={0}\n");
+static const char dot_batch_late[] = MOD(
+    "  a = f32[8,2,1]{2,1,0} parameter(0)\n"
+    "  b = f32[2,1,4]{2,1,0} parameter(1)\n"
+    "  ROOT d = f32[2,8,4]{2,1,0} dot(a, b), lhs_batch_dims={1}, "
+    "lhs_contracting_dims={2}, rhs_batch_dims={0}, "
+    "rhs_contracting_dims={1}\n");
+static const char dot_deep[] = MOD(
+    "  a = f32[8,2]{1,0} parameter(0)\n"
+    "  b = f32[2,4]{1,0} parameter(1)\n"
+    "  ROOT d = f32[8,4]{1,0} dot(a, b), lhs_contracting_dims={1}, "
+    "rhs_contracting_dims={0}\n");
+
+START_TEST(dot_of_depth_one_is_a_multiply)
+{
+	static const char *const becomes[] = { dot_outer, dot_batch_bf16,
+	    dot_none };
+	static const char *const stays[] = { dot_int, dot_batch_late,
+	    dot_deep };
+	HFx f;
+	HloModule *m;
+	size_t k;
+
+	for (k = 0; k < sizeof becomes / sizeof becomes[0]; k++) {
+		const HloInstr *mul, *zero;
+		m = run(&f, becomes[k], "algsimp", 1);
+		ck_assert_int_eq(hfx_count(m, HLO_DOT, 0), 0);
+		/* + 0.0, as the dot's sum starts there: -0.0 products too */
+		ck_assert_int_eq(root(m)->op, HLO_ADD);
+		zero = operand(m, operand(m, root(m), 1), 0);
+		ck_assert_int_eq(zero->op, HLO_CONSTANT);
+		ck_assert(zero->lit.v[0] == 0 && !signbit(zero->lit.v[0]));
+		mul = operand(m, root(m), 0);
+		ck_assert_int_eq(mul->op, HLO_MULTIPLY);
+		ck_assert_int_eq(operand(m, mul, 0)->op, HLO_BROADCAST);
+		ck_assert_int_eq(operand(m, mul, 1)->op, HLO_BROADCAST);
+		hfx_free(&f);
+	}
+	/* bf16 operands are converted to the f32 result first */
+	m = run(&f, dot_batch_bf16, "algsimp", 1);
+	ck_assert_int_eq(hfx_count(m, HLO_CONVERT, 0), 2);
+	hfx_free(&f);
+	for (k = 0; k < sizeof stays / sizeof stays[0]; k++) {
+		m = run(&f, stays[k], "algsimp", 0);
+		ck_assert_int_eq(hfx_count(m, HLO_DOT, 0), 1);
+		hfx_free(&f);
+	}
+}
+END_TEST
+
 /* ------------------------------------------------ constant folding */
 static const char folds[] = MOD(
     "  p = f32[4]{0} parameter(0)\n"
@@ -620,6 +691,14 @@ static const char big_fold[] = MOD(
     "  i = s32[512,256]{1,0} iota(), iota_dimension=0\n"
     "  j = s32[512,256]{1,0} iota(), iota_dimension=1\n"
     "  ROOT c = pred[512,256]{1,0} compare(i, j), direction=GE\n");
+/* under the cap, with operands the evaluator keeps in malloc'd memory
+   (over 64 KiB of values) */
+static const char mask_fold[] = MOD(
+    "  p = pred[128,128]{1,0} parameter(0)\n"
+    "  i = s32[128,128]{1,0} iota(), iota_dimension=0\n"
+    "  j = s32[128,128]{1,0} iota(), iota_dimension=1\n"
+    "  c = pred[128,128]{1,0} compare(i, j), direction=GE\n"
+    "  ROOT o = pred[128,128]{1,0} and(c, p)\n");
 
 START_TEST(constants_fold_through_the_evaluator)
 {
@@ -647,6 +726,10 @@ START_TEST(constants_fold_through_the_evaluator)
 	/* a [512,256] result is over the size cap: the iotas stay */
 	m = run(&f, big_fold, "constant-folding", 0);
 	ck_assert_int_eq(hfx_count(m, HLO_IOTA, 0), 2);
+	hfx_free(&f);
+	m = run(&f, mask_fold, "constant-folding", 1);
+	ck_assert_int_eq(hfx_count(m, HLO_IOTA, 0), 0);
+	ck_assert_int_eq(operand(m, root(m), 0)->lit.n, 128 * 128);
 	hfx_free(&f);
 }
 END_TEST
@@ -835,6 +918,7 @@ suite(void)
 	tcase_add_test(a, reduce_over_size_one_dims);
 	tcase_add_test(a, max_reduce_of_broadcast);
 	tcase_add_test(a, dot_of_transpose_folds);
+	tcase_add_test(a, dot_of_depth_one_is_a_multiply);
 	suite_add_tcase(s, a);
 	tcase_add_test(k, constants_fold_through_the_evaluator);
 	suite_add_tcase(s, k);
