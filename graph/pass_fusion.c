@@ -14,7 +14,8 @@
  *    MAXCONST elements, a dot into a fusion of epilogue ops; never
  *    parameters, reduces (only a fusion's root), custom-calls (opaque),
  *    copy-start/done, tuple, get-tuple-element, calls or fusions that
- *    were there before;
+ *    were there before (a fusion already in the module grows as a
+ *    consumer, if it is not kCustom and its computation is its own);
  *  - duplication: a producer with users outside the consumer is copied
  *    into it only if it is cheap (not IsExpensive: exp, log, divide,
  *    dot...) and effectively unary or no larger than its inputs, or if
@@ -35,9 +36,11 @@ typedef struct Fz {
 	HloModule *m;
 	HloComp *c;
 	VEC(int) ours;		/* fusions this run made */
+	VEC(int) grown;		/* fusions it found and grew */
 	int count;		/* count the refusals (once per consumer) */
 	int nexp, nguard, nunary;	/* refused duplications, by reason */
 	int kinds[3];		/* fusions made: kLoop, kInput, kOutput */
+	int ngrown;
 } Fz;
 
 static int
@@ -102,13 +105,32 @@ producer_ok(const HloInstr *p)
 	return elementwise(p->op) || shape_op(p->op) || p->op == HLO_DOT;
 }
 
+/*
+ * A fusion that was in the module grows like one this pass made, unless
+ * it is kCustom (opaque) or another instruction calls its computation.
+ */
+static int
+growable(const Fz *z, const HloInstr *f)
+{
+	int j, i, n = 0;
+
+	if (!f->kind || strcmp(f->kind, "kCustom") == 0 ||
+	    !hlo_fuse_callee(z->m, f))
+		return 0;
+	/* callee is -1 where an instruction calls nothing */
+	for (j = 0; j < z->m->comp.n; j++)
+		for (i = 0; i < z->m->comp.v[j]->instr.n; i++)
+			n += z->m->comp.v[j]->instr.v[i]->callee == f->callee;
+	return n == 1;
+}
+
 static int
 consumer_ok(const Fz *z, int i)
 {
 	const HloInstr *in = z->c->instr.v[i];
 
 	if (in->op == HLO_FUSION)
-		return is_ours(z, i);
+		return is_ours(z, i) || growable(z, in);
 	if (in->op == HLO_REDUCE)
 		return in->noperand == 2;
 	return elementwise(in->op) || shape_op(in->op) || in->op == HLO_DOT;
@@ -338,6 +360,17 @@ slot_of(const HloInstr *f, int v)
 	bug("fusion '%s' does not read instruction %d", f->name, v);
 }
 
+static int
+grown(const Fz *z, int f)
+{
+	int k;
+
+	for (k = 0; k < z->grown.n; k++)
+		if (z->grown.v[k] == f)
+			return 1;
+	return 0;
+}
+
 /* Grows a fusion from consumer i; 1 if one was made. */
 static int
 visit(Fz *z, int i)
@@ -352,7 +385,8 @@ visit(Fz *z, int i)
 			f = hlo_fuse_wrap(z->m, z->c, i);
 			vec_push(z->m->arena, &z->ours, f);
 			k = slot_of(z->c->instr.v[f], pi);
-		}
+		} else if (!is_ours(z, f) && !grown(z, f))
+			vec_push(z->m->arena, &z->grown, f);
 		hlo_fuse_producer(z->m, z->c, f, k, dup);
 	}
 	/* what stays outside, once, for the statistics */
@@ -380,10 +414,12 @@ stats(const Fz *z, Buf *b)
 {
 	const int *n = z->kinds;
 
-	buf_printf(b, "fusion: %d fusions (kLoop %d, kInput %d, kOutput %d); "
-	    "copies refused: %d expensive, %d softmax guard, %d too many "
-	    "inputs\n", n[0] + n[1] + n[2], n[0], n[1], n[2], z->nexp,
-	    z->nguard, z->nunary);
+	buf_printf(b, "fusion: %d fusions (kLoop %d, kInput %d, kOutput %d)",
+	    n[0] + n[1] + n[2], n[0], n[1], n[2]);
+	if (z->ngrown)
+		buf_printf(b, ", %d already there grown", z->ngrown);
+	buf_printf(b, "; copies refused: %d expensive, %d softmax guard, %d "
+	    "too many inputs\n", z->nexp, z->nguard, z->nunary);
 }
 
 /*
@@ -436,15 +472,20 @@ fuse_comp(Fz *z, HloComp *c)
 	int i, changed;
 
 	z->c = c;
-	z->ours.n = 0;
+	z->ours.n = z->grown.n = 0;
 	changed = hlo_fuse_tidy(z->m, c);
 	for (i = c->instr.n - 1; i >= 0; i--)
 		visit(z, i);
 	for (i = 0; i < z->ours.n; i++)
 		hlo_fuse_finish(z->m, c, z->ours.v[i], NULL);
+	/* a grown fusion keeps its name; its kind may change (a dot in) */
+	for (i = 0; i < z->grown.n; i++)
+		hlo_fuse_finish(z->m, c, z->grown.v[i],
+		    c->instr.v[z->grown.v[i]]->name);
 	count_kinds(z);
-	changed |= z->ours.n > 0;
-	if (z->ours.n)
+	z->ngrown += z->grown.n;
+	changed |= z->ours.n > 0 || z->grown.n > 0;
+	if (z->ours.n || z->grown.n)
 		hlo_fuse_tidy(z->m, c);
 	return changed;
 }

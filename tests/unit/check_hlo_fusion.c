@@ -198,6 +198,82 @@ START_TEST(while_bodies_fuse)
 }
 END_TEST
 
+/*
+ * Fusions already in the module (an imported XLA dump) grow as
+ * consumers: the tanh joins fused.1.  fused.2's computation is also
+ * called by fused.3, and kCustom is opaque: those stay as they are.
+ */
+static const char existing_text[] = HDR
+    "fc1 {\n"
+    "  a = f32[4,8]{1,0} parameter(0)\n"
+    "  ROOT e = f32[4,8]{1,0} exponential(a)\n"
+    "}\n\n"
+    "fc2 {\n"
+    "  a = f32[4,8]{1,0} parameter(0)\n"
+    "  ROOT n = f32[4,8]{1,0} negate(a)\n"
+    "}\n\n"
+    "fc4 {\n"
+    "  a = f32[4,8]{1,0} parameter(0)\n"
+    "  ROOT n = f32[4,8]{1,0} sine(a)\n"
+    "}\n\n"
+    "ENTRY main {\n"
+    "  p = f32[4,8]{1,0} parameter(0)\n"
+    "  t = f32[4,8]{1,0} tanh(p)\n"
+    "  fused.1 = f32[4,8]{1,0} fusion(t), kind=kLoop, calls=fc1\n"
+    "  u = f32[4,8]{1,0} cosine(p)\n"
+    "  fused.2 = f32[4,8]{1,0} fusion(u), kind=kLoop, calls=fc2\n"
+    "  fused.3 = f32[4,8]{1,0} fusion(fused.1), kind=kLoop, calls=fc2\n"
+    "  w = f32[4,8]{1,0} floor(p)\n"
+    "  fused.4 = f32[4,8]{1,0} fusion(w), kind=kCustom, calls=fc4\n"
+    "  ROOT r = (f32[4,8]{1,0}, f32[4,8]{1,0}, f32[4,8]{1,0}) "
+    "tuple(fused.2, fused.3, fused.4)\n"
+    "}\n";
+
+static const HloInstr *
+instr_named(const HloModule *m, const char *name)
+{
+	const HloComp *c = hlo_entry(m);
+	int i;
+
+	for (i = 0; i < c->instr.n; i++)
+		if (strcmp(c->instr.v[i]->name, name) == 0)
+			return c->instr.v[i];
+	return NULL;
+}
+
+START_TEST(existing_fusions_grow)
+{
+	HFx f;
+	HloModule *m;
+	const HloInstr *f1, *f2, *f4;
+	Buf st = {0};
+
+	hfx_init(&f, NULL);
+	f.cx.stats = &st;
+	m = fuse(&f, existing_text, 0, 1);
+	f1 = instr_named(m, "fused.1");
+	ck_assert_ptr_nonnull(f1);
+	ck_assert_int_eq(count_in(body(m, f1), HLO_TANH), 1);
+	ck_assert_int_eq(hlo_entry(m)->instr.v[f1->operand[0]]->op,
+	    HLO_PARAMETER);
+	ck_assert_str_eq(f1->kind, "kLoop");
+	/* the shared and the kCustom computations take nothing */
+	f2 = instr_named(m, "fused.2");
+	ck_assert_ptr_nonnull(f2);
+	ck_assert_int_eq(hlo_entry(m)->instr.v[f2->operand[0]]->op,
+	    HLO_COSINE);
+	f4 = instr_named(m, "fused.4");
+	ck_assert_ptr_nonnull(f4);
+	ck_assert_int_eq(hlo_entry(m)->instr.v[f4->operand[0]]->op,
+	    HLO_FLOOR);
+	buf_putc(&st, 0);
+	ck_assert_msg(strstr(st.p, "1 already there grown") != NULL, "%s",
+	    st.p);
+	buf_free(&st);
+	hfx_free(&f);
+}
+END_TEST
+
 /* A broadcast of a constant is cheap: each consumer gets its own. */
 static const char cheap_text[] = HDR
     "ENTRY main {\n"
@@ -575,6 +651,7 @@ suite(void)
 	tcase_add_test(t, expensive_producer_is_not_duplicated);
 	tcase_add_test(t, expensive_producer_taken_by_all_users_is_copied);
 	tcase_add_test(t, while_bodies_fuse);
+	tcase_add_test(t, existing_fusions_grow);
 	tcase_add_test(t, cheap_producer_is_duplicated);
 	tcase_add_test(t, softmax_guard_keeps_the_shifted_value_single);
 	tcase_add_test(t, kinds_loop_input_output);
