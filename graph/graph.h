@@ -60,6 +60,11 @@ typedef struct HloLayout {
 	int ntile;
 	HloTile tile[HLO_MAXTILES];
 	int64_t memspace;	/* S(n); 0 = default (not printed) */
+	/* memory-space assignment's offset of the value in S(n), when
+	   placed: a fact of the compilation, not of the text (not printed
+	   or read) */
+	int placed;
+	int64_t offset;
 	const char *mid;	/* verbatim "L(..)E(..)..." suffixes, or NULL */
 	const char *post;	/* verbatim "SC(..)P(..)M(..)" suffixes, or NULL */
 } HloLayout;

@@ -137,6 +137,32 @@ space_is(const HloBuffers *b, int i, void *arg)
 	    b->buf[i].bytes > 0;
 }
 
+/*
+ * Where memory-space assignment put the VMEM values, as the offsets of
+ * their buffers: the VMEM arena's size, or -1 if some value has none
+ * (the module was read from text, which does not carry them).
+ */
+static int64_t
+msa_offsets(HloBuffers *bs)
+{
+	int64_t top = 0;
+	int i;
+
+	for (i = 0; i < bs->nbuf; i++) {
+		HloBuffer *f = &bs->buf[i];
+		const HloLayout *l = &bs->leafshape[bs->first[f->def] +
+		    f->leaf]->layout;
+		if (f->memspace != 1 || f->bytes == 0)
+			continue;
+		if (!l->placed)
+			return -1;
+		f->offset = l->offset;
+		if (l->offset + f->bytes > top)
+			top = l->offset + f->bytes;
+	}
+	return top;
+}
+
 /* The largest intermediate in HBM, the VMEM values, both arenas. */
 static void
 memories(Buf *b, const HloModule *m, int64_t align)
@@ -146,6 +172,7 @@ memories(Buf *b, const HloModule *m, int64_t align)
 	HloBuffers bs;
 	int i, big = -1, nv = 0;
 	int64_t vbytes = 0, hbm = 0, vmem = 1, arena_h, arena_v;
+	const char *how = "memory-space assignment's offsets";
 
 	hlo_buffers_build(&bs, &a, c);
 	for (i = 0; i < bs.nbuf; i++) {
@@ -169,10 +196,13 @@ memories(Buf *b, const HloModule *m, int64_t align)
 		buf_printf(b, ", %lld B\n", (long long)f->bytes);
 	}
 	arena_h = hlo_buffers_assign(&bs, 64, space_is, &hbm);
-	arena_v = hlo_buffers_assign(&bs, align, space_is, &vmem);
-	buf_printf(b, "VMEM (S(1)): %d values, %lld B; arena %lld B (first "
-	    "fit by size over the schedule)\n", nv, (long long)vbytes,
-	    (long long)arena_v);
+	if ((arena_v = msa_offsets(&bs)) < 0) {
+		arena_v = hlo_buffers_assign(&bs, align, space_is, &vmem);
+		how = "first fit by size over the schedule: the text carries "
+		    "no offsets";
+	}
+	buf_printf(b, "VMEM (S(1)): %d values, %lld B; arena %lld B (%s)\n",
+	    nv, (long long)vbytes, (long long)arena_v, how);
 	buf_printf(b, "HBM: arena %lld B over the schedule, peak live %lld B "
 	    "(all memories)\n", (long long)arena_h,
 	    (long long)hlo_buffers_peak(&bs));

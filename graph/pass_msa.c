@@ -322,12 +322,12 @@ stays(Msa *s, int f, const char *why, ...)
 }
 
 /*
- * Array leaf 'leaf' of *sh gets memory space 'space'; the tuples on the
- * way are copied, as their element arrays may be shared.  Returns the
- * number of leaves of *sh.
+ * Array leaf 'leaf' of *sh gets memory space 'space', at offset 'at'
+ * there if at >= 0; the tuples on the way are copied, as their element
+ * arrays may be shared.  Returns the number of leaves of *sh.
  */
 static int
-set_space(Arena *a, HloShape *sh, int leaf, int64_t space)
+set_space(Arena *a, HloShape *sh, int leaf, int64_t space, int64_t at)
 {
 	int i, k = 0;
 	HloShape *el;
@@ -343,19 +343,21 @@ set_space(Arena *a, HloShape *sh, int leaf, int64_t space)
 				l->m2m[i] = sh->rank - 1 - i;
 		}
 		l->memspace = space;
+		l->placed = at >= 0;
+		l->offset = at >= 0 ? at : 0;
 		return 1;
 	}
 	el = arena_alloc(a, sizeof *el * ((size_t)sh->ntuple + 1));
 	memcpy(el, sh->elem, sizeof *el * (size_t)sh->ntuple);
 	sh->elem = el;
 	for (i = 0; i < sh->ntuple; i++)
-		k += set_space(a, &el[i], leaf - k, space);
+		k += set_space(a, &el[i], leaf - k, space, at);
 	return k;
 }
 
-/* Every leaf that lives in buffer f gets S(1). */
+/* Every leaf that lives in buffer f gets S(1), at offset 'at'. */
 static void
-mark(Msa *s, int f)
+mark(Msa *s, int f, int64_t at)
 {
 	int i, k;
 
@@ -363,7 +365,7 @@ mark(Msa *s, int f)
 		for (k = 0; k < s->b.nleaf[i]; k++)
 			if (s->b.leafbuf[s->b.first[i] + k] == f)
 				set_space(s->m->arena, &s->c->instr.v[i]->shape,
-				    k, 1);
+				    k, 1, at);
 }
 
 static void
@@ -403,7 +405,7 @@ pin(Msa *s, int f)
 	}
 	take(s, at, x->bytes, x->start, x->end);
 	s->vmem_buf[f] = 1;
-	mark(s, f);
+	mark(s, f, at);
 	placed(s, f, at, x->start, x->end, "pinned");
 }
 
@@ -619,7 +621,7 @@ evict(Msa *s, int f)
 		take(s, at, x->bytes, x->start, d - 1);
 		add_copy(s, v, v, d, s->b.n - 1, at)->evict = 1;
 		s->vmem_buf[f] = 1;
-		mark(s, f);
+		mark(s, f, at);
 		segments(s, f, v, 1, d, u + k, n - k);
 		return 1;
 	}
@@ -845,11 +847,12 @@ materialise(Msa *s, int k, int *cs, int *cd, int n0)
 	HloShape el[3], dst = src->shape;
 	HloInstr *start;
 
-	set_space(s->m->arena, &dst, 0, p->evict ? 0 : 1);
+	set_space(s->m->arena, &dst, 0, p->evict ? 0 : 1,
+	    p->evict ? -1 : p->offset);
 	el[0] = dst;
 	el[1] = src->shape;
 	el[2] = hlo_shape_array(HT_U32, 0, NULL);
-	set_space(s->m->arena, &el[2], 0, 2);
+	set_space(s->m->arena, &el[2], 0, 2, -1);
 	{
 		HloShape t = hlo_shape_tuple(s->m->arena, el, 3);
 		start = hlo_add(s->m, s->c, HLO_COPY_START, &t, &op, 1);

@@ -256,6 +256,14 @@ START_TEST(msa_places_what_fits_and_says_why_not)
 	ck_assert_msg(strstr(out.p, "instructions: entry 6 before, 6 after")
 	    != NULL, "%s", out.p);
 	ck_assert_ptr_nonnull(strstr(out.p, "decisions:\nmsa: "));
+	/* the VMEM offsets listed are the ones memory-space assignment
+	   chose */
+	ck_assert_msg(strstr(out.p, "(memory-space assignment's offsets)") &&
+	    strstr(out.p, "S(1) a f32[8,128]{1,0:S(1)} 4096 B @0,") &&
+	    strstr(st.p, "msa: a f32[8,128]{1,0:S(1)} -> S(1) @0,") &&
+	    strstr(out.p, "S(1) r f32[8,128]{1,0:S(1)} 4096 B @4096,") &&
+	    strstr(st.p, "msa: r f32[8,128]{1,0:S(1)} -> S(1) @4096,"),
+	    "%s", out.p);
 	buf_free(&out);
 	buf_free(&st);
 	hfx_free(&f);
