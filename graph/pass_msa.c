@@ -1,6 +1,9 @@
 /*
- * pass_msa.c - memory-space assignment of the entry computation onto the
- * target's VMEM (S(1)), after scheduling, as hlo.md 3.5 describes XLA's:
+ * pass_msa.c - memory-space assignment of the entry computation, and of
+ * the computations it runs (while, conditional, call: each above the
+ * VMEM its callers hold meanwhile, its parameters and results in HBM),
+ * onto the target's VMEM (S(1)), after scheduling, as hlo.md 3.5
+ * describes XLA's:
  *
  *   - a cost model: each instruction takes max(compute, memory) cycles,
  *     compute from the preset's MXU, VPU and EUP rates, memory from the
@@ -21,9 +24,9 @@
  *     (cross_program_prefetch_index=0) that needs no such work;
  *   - copies complete in FIFO order: a copy that finishes later never
  *     starts earlier (its start is delayed);
- *   - the result, constants and the operands and results of custom-calls
- *     and calls stay in HBM; every value that stays out gets its reason in cx->stats.
- *
+ *   - the result, constants and the operands and results of custom-calls,
+ *     calls and control flow stay in HBM; every value that stays out gets
+ *     its reason in cx->stats;
  *   - an intermediate that does not fit over its whole live range is
  *     evicted if its first uses fit: in VMEM from its definition, a
  *     copy-start to HBM right after it, the copy-done before the first
@@ -89,6 +92,7 @@ typedef struct Msa {
 	double *elapsed;
 	double hbm_bw, vmem_bw;
 	int64_t budget, align;
+	int64_t base;		/* VMEM below is the callers' (aligned) */
 	char *vmem_buf;		/* placed in VMEM */
 	char *cc;		/* touched by a custom-call */
 	Chunk *heap;
@@ -242,7 +246,7 @@ static int64_t
 fit(Msa *s, int64_t bytes, int t0, int t1)
 {
 	Chunk *ch = malloc(sizeof *ch * ((size_t)s->nheap + 1));
-	int64_t at = 0;
+	int64_t at = s->base;
 	int n = 0, i;
 
 	for (i = 0; i < s->nheap; i++)
@@ -390,9 +394,9 @@ pin(Msa *s, int f)
 	const HloBuffer *x = &s->b.buf[f];
 	int64_t at;
 
-	if (x->bytes > s->budget) {
+	if (x->bytes > s->budget - s->base) {
 		stays(s, f, "%lld B is more than the VMEM budget of %lld B",
-		    (long long)x->bytes, (long long)s->budget);
+		    (long long)x->bytes, (long long)(s->budget - s->base));
 		return;
 	}
 	if ((at = fit(s, x->bytes, x->start, x->end)) < 0) {
@@ -683,9 +687,17 @@ by_prio(const void *x, const void *y)
 	return a->buf - b->buf;
 }
 
+/* Ops that run other computations as programs (callees()). */
+static int
+is_control(HloOp op)
+{
+	return op == HLO_CALL || op == HLO_WHILE || op == HLO_CONDITIONAL;
+}
+
 /*
  * Marks the buffers a custom-call reads or defines: opaque, HBM.  Those
- * of a call too: its body is not assigned and may hold a custom-call.
+ * of calls and control flow too: the computations they run take their
+ * parameters and give their results in HBM.
  */
 static void
 custom_calls(Msa *s)
@@ -694,7 +706,7 @@ custom_calls(Msa *s)
 
 	for (i = 0; i < s->b.n; i++) {
 		if (s->c->instr.v[i]->op != HLO_CUSTOM_CALL &&
-		    s->c->instr.v[i]->op != HLO_CALL)
+		    !is_control(s->c->instr.v[i]->op))
 			continue;
 		for (j = s->b.rfirst[i]; j < s->b.rfirst[i + 1]; j++)
 			s->cc[s->b.reads[j]] = 1;
@@ -769,12 +781,13 @@ candidates(Msa *s, Cand *cd, int *cross)
 		    HT_TOKEN)
 			continue;
 		if (x->out) {
-			stays(s, f, "the entry's result");
+			stays(s, f, s->c->is_entry ? "the entry's result" :
+			    "the computation's result");
 			continue;
 		}
 		if (s->cc[f]) {
-			stays(s, f, "an operand or result of a custom-call "
-			    "or call (opaque)");
+			stays(s, f, "an operand or result of a custom-call, "
+			    "call or control flow (opaque)");
 			continue;
 		}
 		if (in->op == HLO_CONSTANT) {
@@ -944,14 +957,15 @@ report_prefetches(Msa *s, const int *bufof)
 }
 
 static void
-setup(Msa *s, HloModule *m, HloPassCtx *cx)
+setup(Msa *s, HloModule *m, HloPassCtx *cx, int comp, int64_t base)
 {
 	const MachPreset *mp = cx->mp;
 	int n, i;
 
 	memset(s, 0, sizeof *s);
 	s->m = m;
-	s->c = m->comp.v[m->entry];
+	s->c = m->comp.v[comp];
+	s->base = base;
 	s->cx = cx;
 	s->mp = mp;
 	hlo_buffers_build(&s->b, &s->a, s->c);
@@ -962,9 +976,9 @@ setup(Msa *s, HloModule *m, HloPassCtx *cx)
 	s->elapsed = arena_alloc(&s->a, sizeof(double) * ((size_t)n + 1));
 	s->vmem_buf = arena_alloc(&s->a, (size_t)s->b.nbuf + 1);
 	s->cc = arena_alloc(&s->a, (size_t)s->b.nbuf + 1);
-	s->heap = arena_alloc(&s->a, sizeof *s->heap *
-	    ((size_t)s->b.nbuf + 1));
-	/* an eviction per buffer, a copy per read at most */
+	/* a chunk and an eviction per buffer, a copy per read at most */
+	s->heap = arena_alloc(&s->a, sizeof *s->heap * ((size_t)s->b.nbuf +
+	    (size_t)s->b.rfirst[n] + 1));
 	s->pf = arena_alloc(&s->a, sizeof *s->pf * ((size_t)s->b.nbuf +
 	    (size_t)s->b.rfirst[n] + 1));
 	s->hbm_bw = mp->hbm_bytes_per_cycle > 0 ? mp->hbm_bytes_per_cycle : 1;
@@ -979,22 +993,46 @@ setup(Msa *s, HloModule *m, HloPassCtx *cx)
 	traffic(s);
 }
 
-int
-hlo_pass_msa(HloModule *m, HloPassCtx *cx)
+/*
+ * The computations instruction i runs as programs (while condition and
+ * body, conditional branches, a call's callee) start their VMEM above
+ * what is live here: base[k] rises to that.
+ */
+static void
+callee_bases(const Msa *s, int i, int64_t *base)
+{
+	const HloInstr *in = s->c->instr.v[i];
+	int64_t top = s->base;
+	int br[64], n = 0, k;
+
+	if (!is_control(in->op))
+		return;
+	for (k = 0; k < s->nheap; k++)
+		if (s->heap[k].t0 <= i && i <= s->heap[k].t1 &&
+		    s->heap[k].hi > top)
+			top = s->heap[k].hi;
+	top = (top + s->align - 1) / s->align * s->align;
+	if (in->op == HLO_WHILE) {
+		br[n++] = hlo_attr_comp(s->m, in, "condition");
+		br[n++] = hlo_attr_comp(s->m, in, "body");
+	} else if (in->op == HLO_CONDITIONAL)
+		n = hlo_branches(s->m, in, br, 64);
+	else
+		br[n++] = in->callee;
+	for (k = 0; k < n; k++)
+		if (br[k] >= 0 && br[k] < s->m->comp.n && base[br[k]] < top)
+			base[br[k]] = top;
+}
+
+/* Memory-space assignment of computation j, its VMEM from base[j]. */
+static int
+msa_comp(HloModule *m, HloPassCtx *cx, int j, int64_t *base)
 {
 	Msa s;
 	Cand *cd;
 	int n, k, cross, n0, *cs, *cdn, *bufof, changed = 0;
 
-	if (m->entry < 0)
-		return 0;
-	setup(&s, m, cx);
-	if (cx->stats)
-		buf_printf(cx->stats, "msa: VMEM budget %lld B of %llu B (a "
-		    "quarter kept for the kernels' scoped VMEM); positions "
-		    "are those of the schedule before the copies\n",
-		    (long long)s.budget,
-		    (unsigned long long)cx->mp->vmem_bytes);
+	setup(&s, m, cx, j, base[j]);
 	custom_calls(&s);
 	cd = arena_alloc(&s.a, sizeof *cd * ((size_t)s.b.nbuf + 1));
 	n = candidates(&s, cd, &cross);
@@ -1016,6 +1054,8 @@ hlo_pass_msa(HloModule *m, HloPassCtx *cx)
 		changed |= s.vmem_buf[cd[k].buf];
 	changed |= s.npf > 0;
 	check_heap(&s);
+	for (k = 0; k < s.b.n; k++)
+		callee_bases(&s, k, base);
 	fifo(&s);
 	bufof = arena_alloc(&s.a, sizeof(int) * ((size_t)s.npf + 1));
 	for (k = 0; k < s.npf; k++)
@@ -1029,5 +1069,34 @@ hlo_pass_msa(HloModule *m, HloPassCtx *cx)
 	if (s.npf)
 		insert(&s, n0, cs, cdn);
 	arena_free(&s.a);
+	return changed;
+}
+
+/*
+ * The entry, then the computations it runs as programs, callers before
+ * callees (the module lists callees first): each gets the VMEM above
+ * what its callers hold while it runs.
+ */
+int
+hlo_pass_msa(HloModule *m, HloPassCtx *cx)
+{
+	int64_t *base;
+	int j, changed = 0;
+
+	if (m->entry < 0)
+		return 0;
+	if (cx->stats)
+		buf_printf(cx->stats, "msa: VMEM budget %lld B of %llu B (a "
+		    "quarter kept for the kernels' scoped VMEM); positions "
+		    "are those of the schedule before the copies\n",
+		    (long long)(cx->mp->vmem_bytes - cx->mp->vmem_bytes /
+		    RESERVE_DIV), (unsigned long long)cx->mp->vmem_bytes);
+	base = malloc(sizeof *base * ((size_t)m->comp.n + 1));
+	for (j = 0; j < m->comp.n; j++)
+		base[j] = j == m->entry ? 0 : -1;
+	for (j = m->comp.n - 1; j >= 0; j--)
+		if (base[j] >= 0)
+			changed |= msa_comp(m, cx, j, base);
+	free(base);
 	return changed;
 }

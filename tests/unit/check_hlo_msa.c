@@ -508,6 +508,86 @@ START_TEST(msa_prefetches_per_use_segments)
 }
 END_TEST
 
+/*
+ * A while body is assigned too: its intermediate e goes to VMEM above
+ * what the entry holds while the loop runs (k, read after it).  The
+ * loop's state is the body's parameter and result: it stays in HBM.
+ */
+static const char while_text[] =
+    "HloModule m\n"
+    "\n"
+    "cond {\n"
+    "  s = (s32[], f32[8,128]{1,0}) parameter(0)\n"
+    "  i = s32[] get-tuple-element(s), index=0\n"
+    "  n = s32[] constant(3)\n"
+    "  ROOT lt = pred[] compare(i, n), direction=LT\n"
+    "}\n"
+    "\n"
+    "body {\n"
+    "  s = (s32[], f32[8,128]{1,0}) parameter(0)\n"
+    "  i = s32[] get-tuple-element(s), index=0\n"
+    "  x = f32[8,128]{1,0} get-tuple-element(s), index=1\n"
+    "  one = s32[] constant(1)\n"
+    "  j = s32[] add(i, one)\n"
+    "  e = f32[8,128]{1,0} tanh(x)\n"
+    "  y = f32[8,128]{1,0} multiply(e, e)\n"
+    "  ROOT t = (s32[], f32[8,128]{1,0}) tuple(j, y)\n"
+    "}\n"
+    "\n"
+    "ENTRY main {\n"
+    "  p = f32[8,128]{1,0} parameter(0)\n"
+    "  k = f32[8,128]{1,0} exponential(p)\n"
+    "  z = s32[] constant(0)\n"
+    "  s0 = (s32[], f32[8,128]{1,0}) tuple(z, p)\n"
+    "  w = (s32[], f32[8,128]{1,0}) while(s0), condition=cond, body=body\n"
+    "  r = f32[8,128]{1,0} get-tuple-element(w), index=1\n"
+    "  ROOT o = f32[8,128]{1,0} add(r, k)\n"
+    "}\n";
+
+static const HloInstr *
+in_comp(const HloModule *m, const char *comp, const char *name)
+{
+	int j, i;
+
+	for (j = 0; j < m->comp.n; j++)
+		if (strcmp(m->comp.v[j]->name, comp) == 0)
+			for (i = 0; i < m->comp.v[j]->instr.n; i++)
+				if (strcmp(m->comp.v[j]->instr.v[i]->name,
+				    name) == 0)
+					return m->comp.v[j]->instr.v[i];
+	ck_abort_msg("no %s in %s", name, comp);
+	return NULL;
+}
+
+START_TEST(while_bodies_get_vmem_above_the_callers)
+{
+	HFx f;
+	HloModule *m;
+	const HloLayout *k, *e;
+	Buf st = {0};
+
+	hfx_init(&f, "small");
+	f.cx.stats = &st;
+	m = hfx_parse(&f, while_text);
+	ck_assert_int_eq(hfx_pass(&f, m, "memory-space-assignment"), 1);
+	buf_putc(&st, 0);
+	k = &named(m, "k")->shape.layout;
+	e = &in_comp(m, "body", "e")->shape.layout;
+	ck_assert_msg(k->memspace == 1 && e->memspace == 1, "%s", st.p);
+	ck_assert(k->placed && e->placed);
+	ck_assert_int_ge(e->offset, k->offset + 8 * 128 * 4);
+	/* the loop state stays in HBM, in the body and around the loop */
+	ck_assert_int_eq(in_comp(m, "body", "y")->shape.layout.memspace, 0);
+	ck_assert_int_eq(named(m, "r")->shape.layout.memspace, 0);
+	ck_assert_msg(strstr(st.p, "y f32[8,128]{1,0} stays in HBM: the "
+	    "computation's result") != NULL, "%s", st.p);
+	assert_topological(m);
+	hfx_same_results(&f, while_text, m, 0);
+	buf_free(&st);
+	hfx_free(&f);
+}
+END_TEST
+
 /* A custom-call is opaque: what it reads and writes stays in HBM. */
 static const char cc_text[] =
     "HloModule m\n"
@@ -538,7 +618,8 @@ START_TEST(custom_calls_stay_opaque)
 	ck_assert_int_eq(named(m, "c")->shape.layout.memspace, 1);
 	buf_putc(&st, 0);
 	ck_assert_msg(strstr(st.p, "a f32[8,128]{1,0} stays in HBM: an "
-	    "operand or result of a custom-call or call (opaque)") != NULL,
+	    "operand or result of a custom-call, call or control flow "
+	    "(opaque)") != NULL,
 	    "%s", st.p);
 	buf_free(&st);
 	hfx_free(&f);
@@ -581,6 +662,7 @@ suite(void)
 	tcase_add_test(t, msa_evicts_and_prefetches_back);
 	tcase_add_test(t, msa_prefetches_per_use_segments);
 	tcase_add_test(t, custom_calls_stay_opaque);
+	tcase_add_test(t, while_bodies_get_vmem_above_the_callers);
 	tcase_add_test(t, pipeline_keeps_meaning);
 	suite_add_tcase(s, t);
 	return s;
