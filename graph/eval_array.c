@@ -124,7 +124,7 @@ ev_iota(Ev *e, const HloInstr *in)
 	int64_t idx[HLO_MAXRANK] = {0}, k;
 
 	for (k = 0; r && k < r->n; k++, ev_next_index(idx, &r->shape))
-		r->v[k] = ev_round(r->shape.type, (double)idx[in->num]);
+		r->v[k] = ev_from_double(r->shape.type, (double)idx[in->num]);
 	return r;
 }
 
@@ -145,8 +145,8 @@ ev_simple_reducer(const HloComp *f, int *swap)
 }
 
 int
-ev_apply(Ev *e, const HloInstr *in, const HloComp *f, double *acc,
-    const double *x, int k)
+ev_apply(Ev *e, const HloInstr *in, const HloComp *f, HloElem *acc,
+    const HloElem *x, int k)
 {
 	Arena tmp = {0}, *saved = e->a;
 	Val *args[2 * HLO_MAXDEPTH], *r;
@@ -172,7 +172,7 @@ ev_apply(Ev *e, const HloInstr *in, const HloComp *f, double *acc,
 
 int
 ev_scalar_call(Ev *e, const HloInstr *in, const HloComp *f,
-    const double *args, int n, double *out)
+    const HloElem *args, int n, HloElem *out)
 {
 	Arena tmp = {0}, *saved = e->a;
 	Val *av[2 * HLO_MAXDEPTH], *r;
@@ -241,14 +241,14 @@ ev_reduce(Ev *e, const HloInstr *in, Val **ops)
 	const HloShape *src = &ops[0]->shape;
 	int64_t idx[HLO_MAXRANK] = {0}, so[HLO_MAXRANK], n;
 	HloOp op = k == 1 ? ev_simple_reducer(f, &swap) : HLO_INVALID;
-	double acc[HLO_MAXDEPTH], x[HLO_MAXDEPTH];
+	HloElem acc[HLO_MAXDEPTH], x[HLO_MAXDEPTH];
 
 	if (!r)
 		return NULL;
 	ev_strides(&out[0]->shape, so);
 	for (n = 0; n < ops[0]->n; n++, ev_next_index(idx, src)) {
 		int64_t o = out_offset(in, idx, src, so);
-		double *a = &out[0]->v[o];
+		HloElem *a = &out[0]->v[o];
 		if (op != HLO_INVALID) {
 			HloType t = src->type;
 			*a = swap ? ev_binary(op, t, ops[0]->v[n], *a) :
@@ -310,19 +310,40 @@ dot_plan(DotPlan *p, const HloInstr *in, const Val *a, const Val *b)
 	ev_strides(&b->shape, p->sb);
 }
 
+int
+ev_sum_mode(HloType a, HloType b, HloType result)
+{
+	int fa = hlo_type_is_float(a), fb = hlo_type_is_float(b);
+	int fr = hlo_type_is_float(result);
+
+	if (fa && fb && fr)
+		return EV_SUM_FLOAT;
+	return !fa && !fb && !fr ? EV_SUM_INT : EV_SUM_MIXED;
+}
+
+HloElem
+ev_sum_result(HloType t, int mode, EvSum s)
+{
+	HloElem x = { .i = (int64_t)s.i };
+
+	return mode == EV_SUM_INT ? ev_convert(t, HT_S64, x) :
+	    ev_from_double(t, s.f);
+}
+
 /* Sum over the contracting dimensions from the bases of a and b. */
-static double
-dot_sum(const DotPlan *p, const Val *a, const Val *b, int64_t ba, int64_t bb)
+static EvSum
+dot_sum(const DotPlan *p, int mode, const Val *a, const Val *b, int64_t ba,
+    int64_t bb)
 {
 	int64_t c[HLO_MAXRANK] = {0}, k, total = 1, oa, ob;
-	double sum = 0;
+	EvSum sum = { 0, 0 };
 	int i;
 
 	if (p->nc == 1) {	/* the common case, in the same order */
 		int64_t sa = p->sa[p->lc[0]], sb = p->sb[p->rc[0]];
 		total = a->shape.dim[p->lc[0]];
 		for (k = 0; k < total; k++)
-			sum += a->v[ba + k * sa] * b->v[bb + k * sb];
+			ev_mac(&sum, mode, a, ba + k * sa, b, bb + k * sb);
 		return sum;
 	}
 	for (i = 0; i < p->nc; i++)
@@ -332,7 +353,7 @@ dot_sum(const DotPlan *p, const Val *a, const Val *b, int64_t ba, int64_t bb)
 			oa += c[i] * p->sa[p->lc[i]];
 			ob += c[i] * p->sb[p->rc[i]];
 		}
-		sum += a->v[oa] * b->v[ob];
+		ev_mac(&sum, mode, a, oa, b, ob);
 		for (i = p->nc - 1; i >= 0; i--) {
 			if (++c[i] < a->shape.dim[p->lc[i]])
 				break;
@@ -368,8 +389,8 @@ bf16_part(Ev *e, const Val *x, int lo)
 	r->base = NULL;
 	r->v = arena_alloc(e->a, (size_t)(x->n ? x->n : 1) * sizeof(double));
 	for (i = 0; i < x->n; i++) {
-		double h = ev_round(HT_BF16, x->v[i]);
-		r->v[i] = lo ? ev_round(HT_BF16, x->v[i] - h) : h;
+		double h = ev_round(HT_BF16, x->v[i].f);
+		r->v[i].f = lo ? ev_round(HT_BF16, x->v[i].f - h) : h;
 	}
 	return r;
 }
@@ -397,7 +418,8 @@ ev_dot(Ev *e, const HloInstr *in, Val *a, Val *b)
 	Val *r = result(e, in, in->shape.type), *part[4];
 	int64_t o[HLO_MAXRANK] = {0}, k, ba, bb;
 	DotPlan p;
-	int i, passes;
+	EvSum sum;
+	int i, passes, mode;
 
 	if (!r)
 		return NULL;
@@ -407,6 +429,7 @@ ev_dot(Ev *e, const HloInstr *in, Val *a, Val *b)
 		b = part[1];
 	}
 	dot_plan(&p, in, a, b);
+	mode = ev_sum_mode(a->shape.type, b->shape.type, r->shape.type);
 	for (k = 0; k < r->n; k++, ev_next_index(o, &r->shape)) {
 		for (ba = bb = 0, i = 0; i < p.nb; i++) {
 			ba += o[i] * p.sa[p.lb[i]];
@@ -416,11 +439,11 @@ ev_dot(Ev *e, const HloInstr *in, Val *a, Val *b)
 			ba += o[p.nb + i] * p.sa[p.lf[i]];
 		for (i = 0; i < p.nrf; i++)
 			bb += o[p.nb + p.nlf + i] * p.sb[p.rf[i]];
-		r->v[k] = dot_sum(&p, a, b, ba, bb);
+		sum = dot_sum(&p, mode, a, b, ba, bb);
 		if (passes == 3)
-			r->v[k] += dot_sum(&p, part[2], b, ba, bb) +
-			    dot_sum(&p, a, part[3], ba, bb);
-		r->v[k] = ev_round(r->shape.type, r->v[k]);
+			sum.f += dot_sum(&p, mode, part[2], b, ba, bb).f +
+			    dot_sum(&p, mode, a, part[3], ba, bb).f;
+		r->v[k] = ev_sum_result(r->shape.type, mode, sum);
 	}
 	return r;
 }

@@ -203,12 +203,12 @@ START_TEST(divide_by_power_of_two_becomes_multiply)
 	ck_assert_str_eq(r->meta.op_name, "mean");
 	k = operand(m, operand(m, r, 1), 0);
 	ck_assert_int_eq(k->op, HLO_CONSTANT);
-	ck_assert(k->lit.v[0] == 0.015625);
+	ck_assert(k->lit.v[0].f == 0.015625);
 	hfx_free(&f);
 	m = run(&f, div_array, "algsimp", 1);
 	ck_assert_int_eq(root(m)->op, HLO_MULTIPLY);
 	k = operand(m, root(m), 1);
-	ck_assert(k->lit.v[1] == -4 && k->lit.v[2] == 1.0 / 1024);
+	ck_assert(k->lit.v[1].f == -4 && k->lit.v[2].f == 1.0 / 1024);
 	hfx_free(&f);
 }
 END_TEST
