@@ -621,6 +621,18 @@ static const char big_fold[] = MOD(
     "  j = s32[512,256]{1,0} iota(), iota_dimension=1\n"
     "  ROOT c = pred[512,256]{1,0} compare(i, j), direction=GE\n");
 
+static const char fold_64[] = MOD(
+    "  p = s64[2]{0} parameter(0)\n"
+    "  a = s64[2]{0} constant({9007199254740993, 9223372036854775807})\n"
+    "  b = s64[2]{0} constant({2, 1})\n"
+    "  m = s64[2]{0} multiply(a, b)\n"
+    "  c = s64[2]{0} add(m, b)\n"
+    "  u = u64[] constant(18446744073709551615)\n"
+    "  o = u64[] constant(1)\n"
+    "  d = u64[] subtract(u, o)\n"
+    "  q = s64[2]{0} add(p, c)\n"
+    "  ROOT r = (s64[2]{0}, u64[]) tuple(q, d)\n");
+
 START_TEST(constants_fold_through_the_evaluator)
 {
 	HFx f;
@@ -643,6 +655,13 @@ START_TEST(constants_fold_through_the_evaluator)
 	ck_assert_int_eq(hfx_count(m, HLO_DOT, 0), 1);
 	ck_assert_int_eq(hfx_count(m, HLO_CONVERT, 0), 0);
 	ck_assert_int_eq(operand(m, root(m), 0)->op, HLO_ADD);
+	hfx_free(&f);
+	/* s64 and u64 fold to their exact values, wrapped */
+	m = run(&f, fold_64, "constant-folding", 1);
+	ck_assert_ptr_nonnull(strstr(hfx_print(&f, m), "s64[2]{0} constant("
+	    "{18014398509481988, -9223372036854775808})"));
+	ck_assert_ptr_nonnull(strstr(hfx_print(&f, m), "u64[] constant("
+	    "18446744073709551614)"));
 	hfx_free(&f);
 	/* a [512,256] result is over the size cap: the iotas stay */
 	m = run(&f, big_fold, "constant-folding", 0);
