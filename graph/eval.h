@@ -106,10 +106,11 @@ void ev_strides(const HloShape *s, int64_t *st);
 void ev_next_index(int64_t *idx, const HloShape *s);
 /*
  * acc[0..k) = f(acc..., x...) through the scalar computation f (k
- * accumulators, then k elements), in a scratch arena: 0, or -1 (failed).
+ * accumulators, then k elements, acc[j] and x[j] of type t[j]), in a
+ * scratch arena: 0, or -1 (failed).
  */
-int ev_apply(Ev *e, const HloInstr *in, const HloComp *f, HloElem *acc,
-    const HloElem *x, int k);
+int ev_apply(Ev *e, const HloInstr *in, const HloComp *f, const HloType *t,
+    HloElem *acc, const HloElem *x, int k);
 /* The reducer as one binary opcode, when it is op(p0, p1) or op(p1, p0). */
 HloOp ev_simple_reducer(const HloComp *f, int *swap);
 /*
@@ -119,9 +120,10 @@ HloOp ev_simple_reducer(const HloComp *f, int *swap);
 int ev_mxu_parts(Ev *e, const HloInstr *in, Val *a, Val *b, Val **part);
 /* A copy of v (tuples deep) in arena a. */
 Val *ev_copy(Arena *a, const Val *v);
-/* f's scalar result on 2k scalars (args[0..2k)), e.g. a comparator. */
+/* f's scalar result, as a rt, on n scalars (args[i] of type t[i]), e.g.
+   a comparator. */
 int ev_scalar_call(Ev *e, const HloInstr *in, const HloComp *f,
-    const HloElem *args, int n, HloElem *out);
+    const HloType *t, const HloElem *args, int n, HloType rt, HloElem *out);
 Val *ev_broadcast(Ev *e, const HloInstr *in, Val *a);
 Val *ev_transpose(Ev *e, const HloInstr *in, Val *a);
 Val *ev_slice(Ev *e, const HloInstr *in, Val *a);

@@ -144,9 +144,22 @@ ev_simple_reducer(const HloComp *f, int *swap)
 	return root->op;
 }
 
+/*
+ * x of type 'from' passed as a 'to': as it is when both keep their
+ * values in the same member of HloElem (as a double did for any two
+ * types), else converted, so an integer is never read as a float.
+ */
+static HloElem
+recast(HloType to, HloType from, HloElem x)
+{
+	if (hlo_type_is_float(to) == hlo_type_is_float(from))
+		return x;
+	return ev_convert(to, from, x);
+}
+
 int
-ev_apply(Ev *e, const HloInstr *in, const HloComp *f, HloElem *acc,
-    const HloElem *x, int k)
+ev_apply(Ev *e, const HloInstr *in, const HloComp *f, const HloType *t,
+    HloElem *acc, const HloElem *x, int k)
 {
 	Arena tmp = {0}, *saved = e->a;
 	Val *args[2 * HLO_MAXDEPTH], *r;
@@ -158,12 +171,13 @@ ev_apply(Ev *e, const HloInstr *in, const HloComp *f, HloElem *acc,
 		const HloInstr *p = hlo_param(f, i);
 		s = p ? p->shape : s;
 		if ((args[i] = ev_array(e, in, s.type, 0, NULL)))
-			args[i]->v[0] = i < k ? acc[i] : x[i - k];
+			args[i]->v[0] = recast(s.type, t[i % k], i < k ?
+			    acc[i] : x[i - k]);
 	}
 	r = e->failed ? NULL : ev_comp(e, f, args, 2 * k);
 	for (i = 0; r && i < k; i++) {
 		const Val *ri = k == 1 ? r : r->elem[i];
-		acc[i] = ri->v[0];
+		acc[i] = recast(t[i], ri->shape.type, ri->v[0]);
 	}
 	e->a = saved;
 	arena_free(&tmp);
@@ -172,7 +186,7 @@ ev_apply(Ev *e, const HloInstr *in, const HloComp *f, HloElem *acc,
 
 int
 ev_scalar_call(Ev *e, const HloInstr *in, const HloComp *f,
-    const HloElem *args, int n, HloElem *out)
+    const HloType *t, const HloElem *args, int n, HloType rt, HloElem *out)
 {
 	Arena tmp = {0}, *saved = e->a;
 	Val *av[2 * HLO_MAXDEPTH], *r;
@@ -181,13 +195,13 @@ ev_scalar_call(Ev *e, const HloInstr *in, const HloComp *f,
 	e->a = &tmp;
 	for (i = 0; i < n && !e->failed; i++) {
 		const HloInstr *p = hlo_param(f, i);
-		if ((av[i] = ev_array(e, in, p ? p->shape.type : HT_F32, 0,
-		    NULL)))
-			av[i]->v[0] = args[i];
+		HloType pt = p ? p->shape.type : t[i];
+		if ((av[i] = ev_array(e, in, pt, 0, NULL)))
+			av[i]->v[0] = recast(pt, t[i], args[i]);
 	}
 	r = e->failed ? NULL : ev_comp(e, f, av, n);
 	if (r && r->shape.type != HT_TUPLE)
-		*out = r->v[0];
+		*out = recast(rt, r->shape.type, r->v[0]);
 	else if (r) {
 		ev_fail(e, in, "the called computation returns a tuple");
 		r = NULL;
@@ -242,24 +256,26 @@ ev_reduce(Ev *e, const HloInstr *in, Val **ops)
 	int64_t idx[HLO_MAXRANK] = {0}, so[HLO_MAXRANK], n;
 	HloOp op = k == 1 ? ev_simple_reducer(f, &swap) : HLO_INVALID;
 	HloElem acc[HLO_MAXDEPTH], x[HLO_MAXDEPTH];
+	HloType t[HLO_MAXDEPTH];
 
 	if (!r)
 		return NULL;
+	for (j = 0; j < k; j++)
+		t[j] = ops[j]->shape.type;
 	ev_strides(&out[0]->shape, so);
 	for (n = 0; n < ops[0]->n; n++, ev_next_index(idx, src)) {
 		int64_t o = out_offset(in, idx, src, so);
 		HloElem *a = &out[0]->v[o];
 		if (op != HLO_INVALID) {
-			HloType t = src->type;
-			*a = swap ? ev_binary(op, t, ops[0]->v[n], *a) :
-			    ev_binary(op, t, *a, ops[0]->v[n]);
+			*a = swap ? ev_binary(op, t[0], ops[0]->v[n], *a) :
+			    ev_binary(op, t[0], *a, ops[0]->v[n]);
 			continue;
 		}
 		for (j = 0; j < k; j++) {
 			acc[j] = out[j]->v[o];
 			x[j] = ops[j]->v[n];
 		}
-		if (ev_apply(e, in, f, acc, x, k) != 0)
+		if (ev_apply(e, in, f, t, acc, x, k) != 0)
 			return NULL;
 		for (j = 0; j < k; j++)
 			out[j]->v[o] = acc[j];

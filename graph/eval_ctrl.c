@@ -57,13 +57,16 @@ static int
 less(Sorter *s, int64_t a, int64_t b, int *lt)
 {
 	HloElem args[2 * HLO_MAXDEPTH], r;
+	HloType t[2 * HLO_MAXDEPTH];
 	int i;
 
 	for (i = 0; i < s->n; i++) {
+		t[2 * i] = t[2 * i + 1] = s->ops[i]->shape.type;
 		args[2 * i] = s->ops[i]->v[s->base + a * s->step];
 		args[2 * i + 1] = s->ops[i]->v[s->base + b * s->step];
 	}
-	if (ev_scalar_call(s->e, s->in, s->f, args, 2 * s->n, &r) != 0)
+	if (ev_scalar_call(s->e, s->in, s->f, t, args, 2 * s->n, HT_PRED,
+	    &r) != 0)
 		return -1;
 	*lt = r.i != 0;
 	return 0;
@@ -190,10 +193,13 @@ window_reduce(Ev *e, const HloInstr *in, Val **ops, int kk,
 	const HloShape *s = &ops[0]->shape;
 	int64_t k[HLO_MAXRANK] = {0}, st[HLO_MAXRANK];
 	HloElem x[HLO_MAXDEPTH];
+	HloType t[HLO_MAXDEPTH];
 	int i, j, swap = 0;
 	HloOp op = kk == 1 ? ev_simple_reducer(f, &swap) : HLO_INVALID;
 
 	ev_strides(s, st);
+	for (j = 0; j < kk; j++)
+		t[j] = ops[j]->shape.type;
 	do {
 		int64_t off = 0;
 		for (i = 0; i < s->rank && off >= 0; i++) {
@@ -205,7 +211,7 @@ window_reduce(Ev *e, const HloInstr *in, Val **ops, int kk,
 		if (op != HLO_INVALID)
 			acc[0] = swap ? ev_binary(op, s->type, x[0], acc[0]) :
 			    ev_binary(op, s->type, acc[0], x[0]);
-		else if (ev_apply(e, in, f, acc, x, kk) != 0)
+		else if (ev_apply(e, in, f, t, acc, x, kk) != 0)
 			return -1;
 	} while (next_window(k, w));
 	return 0;

@@ -341,9 +341,11 @@ ev_scatter(Ev *e, const HloInstr *in, Val **ops)
 	const HloComp *f = e->m->comp.v[in->callee];
 	int64_t ui[HLO_MAXRANK] = {0}, ai[HLO_MAXRANK], k;
 	HloElem acc[HLO_MAXDEPTH], up[HLO_MAXDEPTH];
+	HloType t[HLO_MAXDEPTH];
 	GDims g;
 
 	for (j = 0; j < n; j++) {
+		t[j] = ops[j]->shape.type;
 		r[j] = ev_array(e, in, ops[j]->shape.type, a->shape.rank,
 		    a->shape.dim);
 		if (!r[j])
@@ -362,7 +364,7 @@ ev_scatter(Ev *e, const HloInstr *in, Val **ops)
 			acc[j] = r[j]->v[off];
 			up[j] = ops[n + 1 + j]->v[k];
 		}
-		if (ev_apply(e, in, f, acc, up, n) != 0)
+		if (ev_apply(e, in, f, t, acc, up, n) != 0)
 			return NULL;
 		for (j = 0; j < n; j++)
 			r[j]->v[off] = acc[j];

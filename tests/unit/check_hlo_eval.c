@@ -1464,22 +1464,36 @@ START_TEST(s64_and_u64_convert_and_bitcast)
 }
 END_TEST
 
-/* Indices of type s64 and u64 clamp by their exact values. */
-START_TEST(dynamic_slice_with_s64_and_u64_indices)
+/* Indices of type s64 and u64 clamp (or skip) by their exact values. */
+START_TEST(s64_and_u64_indices)
 {
-	static const char text[] = "ENTRY e {\n"
+	static const char text[] = "add {\n"
+	    "  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+	    "  ROOT s = f32[] add(a, b)\n}\n"
+	    "ENTRY e {\n"
 	    "  a = f32[8] parameter(0)\n  i = s64[] parameter(1)\n"
 	    "  j = u64[] constant(18446744073709551615)\n"
 	    "  k = s64[] constant(-9223372036854775808)\n"
 	    "  di = f32[2] dynamic-slice(a, i), dynamic_slice_sizes={2}\n"
 	    "  dj = f32[2] dynamic-slice(a, j), dynamic_slice_sizes={2}\n"
 	    "  dk = f32[2] dynamic-slice(a, k), dynamic_slice_sizes={2}\n"
-	    "  ROOT t = (f32[2], f32[2], f32[2]) tuple(di, dj, dk)\n}\n";
+	    "  gi = s64[2] constant({9223372036854775807, 2})\n"
+	    "  g = f32[2] gather(a, gi), offset_dims={}, "
+	    "collapsed_slice_dims={0}, start_index_map={0}, "
+	    "index_vector_dim=1, slice_sizes={1}\n"
+	    "  si = u64[2,1] constant({ {18446744073709551615}, {1} })\n"
+	    "  su = f32[2] constant({100, 10})\n"
+	    "  s = f32[8] scatter(a, si, su), update_window_dims={}, "
+	    "inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, "
+	    "index_vector_dim=1, to_apply=add\n"
+	    "  ROOT t = (f32[2], f32[2], f32[2], f32[2], f32[8]) "
+	    "tuple(di, dj, dk, g, s)\n}\n";
 	static const int64_t d8[] = { 8 };
 	static const float a[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
 	static const int64_t i3[] = { 3 };
 	HloBuf args[2];
 	Fx f;
+	int i;
 
 	args[0] = buf_of(HT_F32, 1, d8, a);
 	args[1] = buf_of(HT_S64, 0, NULL, i3);
@@ -1487,6 +1501,9 @@ START_TEST(dynamic_slice_with_s64_and_u64_indices)
 	ck_assert(at(&f.res[0], 0) == 3 && at(&f.res[0], 1) == 4);
 	ck_assert(at(&f.res[1], 0) == 6 && at(&f.res[1], 1) == 7);
 	ck_assert(at(&f.res[2], 0) == 0 && at(&f.res[2], 1) == 1);
+	ck_assert(at(&f.res[3], 0) == 7 && at(&f.res[3], 1) == 2);
+	for (i = 0; i < 8; i++)	/* 2^64 - 1 is out of range: skipped */
+		ck_assert(at(&f.res[4], i) == a[i] + (i == 1 ? 10 : 0));
 	fx_free(&f);
 }
 END_TEST
@@ -1574,7 +1591,7 @@ suite(void)
 	tcase_add_test(t, s64_compare_select_reduce_sort_dot);
 	tcase_add_test(t, u64_is_unsigned_and_exact);
 	tcase_add_test(t, s64_and_u64_convert_and_bitcast);
-	tcase_add_test(t, dynamic_slice_with_s64_and_u64_indices);
+	tcase_add_test(t, s64_and_u64_indices);
 	tcase_add_test(t, s64_and_u64_constants_round_trip);
 	suite_add_tcase(s, t);
 	return s;
