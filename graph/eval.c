@@ -3,13 +3,14 @@
  * instruction by instruction in text order.  It is the numerical oracle of
  * the graph path, so it is plain and deterministic: every value is rounded
  * to its element type after each operation (bf16 to nearest even),
- * integers wrap (modulo 2^64 for s64 and u64, which are exact over
- * their whole range), integer division by zero gives -1 (remainder: the
- * dividend).  Supports pred, s8-s64, u8-u64, f16, bf16, f32 and f64;
- * anything else, and opcodes without semantics here (custom-call, collectives,
- * ...), stop the run with a message.  Data movement, reduce and dot:
- * eval_array.c; indexing: eval_index.c; calls and windows: eval_ctrl.c;
- * physical layouts (bitcast): eval_layout.c.
+ * integers wrap (s64 and u64 modulo 2^64, exact over their whole range:
+ * values are HloElem, integers in an int64_t), integer division by zero
+ * gives -1 (remainder: the dividend).  Supports pred, s8-s64, u8-u64,
+ * f16, bf16, f32 and f64; anything else, and opcodes without semantics
+ * here (custom-call, collectives, ...), stop the run with a message.
+ * Data movement, reduce and dot: eval_array.c; indexing: eval_index.c;
+ * calls and windows: eval_ctrl.c; physical layouts (bitcast):
+ * eval_layout.c.
  */
 #include <math.h>
 #include <stdarg.h>
