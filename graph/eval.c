@@ -3,13 +3,14 @@
  * instruction by instruction in text order.  It is the numerical oracle of
  * the graph path, so it is plain and deterministic: every value is rounded
  * to its element type after each operation (bf16 to nearest even),
- * integers wrap, integer division by zero gives -1 (remainder: the
- * dividend).  Supports pred, s8-s64, u8-u32, f16, bf16, f32 and f64
- * (s64 exactly up to 2^53 in magnitude, as values are doubles); anything
- * else, and opcodes without semantics here (custom-call, collectives,
- * ...), stop the run with a message.  Data movement, reduce and dot:
- * eval_array.c; indexing: eval_index.c; calls and windows: eval_ctrl.c;
- * physical layouts (bitcast): eval_layout.c.
+ * integers wrap (s64 and u64 modulo 2^64, exact over their whole range:
+ * values are HloElem, integers in an int64_t), integer division by zero
+ * gives -1 (remainder: the dividend).  Supports pred, s8-s64, u8-u64,
+ * f16, bf16, f32 and f64; anything else, and opcodes without semantics
+ * here (custom-call, collectives, ...), stop the run with a message.
+ * Data movement, reduce and dot: eval_array.c; indexing: eval_index.c;
+ * calls and windows: eval_ctrl.c; physical layouts (bitcast):
+ * eval_layout.c.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -154,17 +155,17 @@ ev_fail(Ev *e, const HloInstr *in, const char *fmt, ...)
 static int
 supported(HloType t)
 {
-	return t != HT_NONE && t != HT_U64 && t != HT_TOKEN && t != HT_TUPLE;
+	return t != HT_NONE && t != HT_TOKEN && t != HT_TUPLE;
 }
 
 /* v's data from malloc, within EVAL_MAXBYTES; NULL (failed) if not. */
 static Val *
 heap_data(Ev *e, const HloInstr *in, Val *v)
 {
-	int64_t bytes = v->n * (int64_t)sizeof(double);
+	int64_t bytes = v->n * (int64_t)sizeof(HloElem);
 
 	if (e->live + bytes > EVAL_MAXBYTES ||
-	    !(v->v = calloc((size_t)v->n, sizeof(double)))) {
+	    !(v->v = calloc((size_t)v->n, sizeof(HloElem)))) {
 		ev_fail(e, in, "the evaluator's values would need more than "
 		    "%lld MiB of host memory", (long long)((e->live + bytes) >>
 		    20));
@@ -195,9 +196,9 @@ ev_array(Ev *e, const HloInstr *in, HloType t, int rank, const int64_t *dim)
 		return NULL;
 	}
 	v->refs = 1;
-	if (v->n * (int64_t)sizeof(double) < EVAL_HEAPMIN) {
+	if (v->n * (int64_t)sizeof(HloElem) < EVAL_HEAPMIN) {
 		v->v = arena_alloc(e->a, (size_t)(v->n ? v->n : 1) *
-		    sizeof(double));
+		    sizeof(HloElem));
 		return v;
 	}
 	return heap_data(e, in, v);
@@ -226,7 +227,7 @@ ev_release(Ev *e, Val *v)
 	if (v->heap) {
 		free(e->heap.v[v->heap - 1]);
 		e->heap.v[v->heap - 1] = NULL;
-		e->live -= v->n * (int64_t)sizeof(double);
+		e->live -= v->n * (int64_t)sizeof(HloElem);
 		v->heap = 0;
 		v->v = NULL;
 	}
@@ -247,17 +248,19 @@ ev_tuple(Ev *e, Val **el, int n, int retain)
 	return r;
 }
 
-static double
+/* x wrapped to the integer type t (pred: 0 or 1). */
+static int64_t
 wrap(HloType t, int64_t x)
 {
 	switch (t) {
+	case HT_PRED: return x != 0;
 	case HT_S8: return (int8_t)(uint8_t)x;
 	case HT_S16: return (int16_t)(uint16_t)x;
 	case HT_S32: return (int32_t)(uint32_t)x;
 	case HT_U8: return (uint8_t)x;
 	case HT_U16: return (uint16_t)x;
 	case HT_U32: return (uint32_t)x;
-	default: return (double)x;
+	default: return x;	/* s64, u64: all 64 bits */
 	}
 }
 
@@ -277,20 +280,137 @@ ev_round(HloType t, double x)
 			return 0;
 		if (x >= 9.2e18 || x <= -9.2e18)	/* saturate */
 			x = x > 0 ? 9.2e18 : -9.2e18;
-		return wrap(t, (int64_t)x);
+		return (double)wrap(t, (int64_t)x);
 	}
 	return x;
 }
 
-static int64_t
-ipow(int64_t b, int64_t x)
+double
+ev_double(HloType t, HloElem x)
 {
-	uint64_t r = 1, ub = (uint64_t)b;
+	if (hlo_type_is_float(t))
+		return x.f;
+	return t == HT_U64 ? (double)(uint64_t)x.i : (double)x.i;
+}
 
-	if (x < 0)
+/*
+ * s64 and u64 saturate at their limits; the narrower integers keep the
+ * evaluator's old rule (saturate near 2^63, then wrap).
+ */
+HloElem
+ev_from_double(HloType t, double x)
+{
+	HloElem r;
+
+	if (hlo_type_is_float(t))
+		r.f = ev_round(t, x);
+	else if ((t != HT_S64 && t != HT_U64) || isnan(x))
+		r.i = (int64_t)ev_round(t, x);
+	else if (x < -0x1p63)
+		r.i = INT64_MIN;
+	else if (x < 0x1p63)
+		r.i = (int64_t)x;
+	else if (t == HT_S64)
+		r.i = INT64_MAX;
+	else
+		r.i = x < 0x1p64 ? (int64_t)(uint64_t)x : -1;
+	return r;
+}
+
+/* x (negative if neg) rounded to double toward odd: its top 53 bits,
+   the last one set if any bit below them is, so that a second rounding
+   to at most 51 bits is the one correct rounding of x. */
+static double
+odd_double(uint64_t x, int neg)
+{
+	int sh = 0;
+	uint64_t m;
+	double d;
+
+	while (x >> sh >= (uint64_t)1 << 53)
+		sh++;
+	m = x >> sh;
+	if (sh && (x & (((uint64_t)1 << sh) - 1)))
+		m |= 1;
+	d = ldexp((double)m, sh);
+	return neg ? -d : d;
+}
+
+/* d (an odd double) rounded to float toward odd, for the same reason. */
+static float
+odd_float(double d)
+{
+	float f = (float)d;
+	uint32_t bits;
+
+	if ((double)f == d)
+		return f;
+	memcpy(&bits, &f, sizeof bits);
+	return bits & 1 ? f : nextafterf(f, (double)f > d ? -INFINITY :
+	    INFINITY);
+}
+
+/*
+ * The integer x of type 'from' as the float type 'to', rounded once: f64
+ * and f32 by C's conversion, which rounds from the integer itself; f16
+ * and bf16 of an s64 or u64 through round-to-odd, as a double may not
+ * hold it.  The narrower integers are exact in double, and round as
+ * they always have (bf16 through f32).
+ */
+static double
+int_to_float(HloType to, HloType from, int64_t x)
+{
+	int u = from == HT_U64, wide = from == HT_S64 || u;
+	double d = u ? (double)(uint64_t)x : (double)x;
+
+	if (to == HT_F32)
+		return u ? (float)(uint64_t)x : (float)x;
+	if (!wide || to == HT_F64)
+		return ev_round(to, d);
+	d = odd_double(u || x >= 0 ? (uint64_t)x : 0 - (uint64_t)x, !u &&
+	    x < 0);
+	if (to == HT_F16)
+		return round_f16(d);
+	return hlo_bf16_to_f32(hlo_f32_to_bf16(odd_float(d)));
+}
+
+HloElem
+ev_convert(HloType to, HloType from, HloElem x)
+{
+	HloElem r;
+
+	if (hlo_type_is_float(from) && hlo_type_is_float(to))
+		r.f = ev_round(to, x.f);
+	else if (hlo_type_is_float(from))
+		r = ev_from_double(to, to == HT_PRED ? x.f : trunc(x.f));
+	else if (hlo_type_is_float(to))
+		r.f = int_to_float(to, from, x.i);
+	else
+		r.i = wrap(to, x.i);
+	return r;
+}
+
+/* x as already held, re-rounded to t (constants, host buffers). */
+static HloElem
+fit(HloType t, HloElem x)
+{
+	if (hlo_type_is_float(t))
+		x.f = ev_round(t, x.f);
+	else
+		x.i = wrap(t, x.i);
+	return x;
+}
+
+/* b^x modulo 2^64; u: x is unsigned (u64). */
+static int64_t
+ipow(int64_t b, int64_t x, int u)
+{
+	uint64_t r = 1, ub = (uint64_t)b, ux = (uint64_t)x;
+
+	if (!u && x < 0)
 		return b == 1 ? 1 : b == -1 ? (x & 1 ? -1 : 1) : 0;
-	for (; x; x >>= 1, ub *= ub)
-		if (x & 1)
+	for (; ux; ux >>= 1, ub *= ub)
+		if (ux & 1)
 			r *= ub;
 	return (int64_t)r;
 }
@@ -299,7 +419,7 @@ ipow(int64_t b, int64_t x)
  * XLA's shifts: the amount is taken as unsigned, and an amount of the bit
  * width or more gives 0 (arithmetic right shift: the sign, 0 or -1).
  */
-static double
+static int64_t
 shift(HloOp op, HloType t, int64_t a, int64_t b)
 {
 	int w = (int)hlo_type_size(t) * 8;
@@ -310,44 +430,74 @@ shift(HloOp op, HloType t, int64_t a, int64_t b)
 	if (op == HLO_SHIFT_RIGHT_ARITHMETIC) {
 		if (ub >= (uint64_t)w)
 			return neg ? -1 : 0;
-		return wrap(t, neg ? ~(~a >> ub) : a >> ub);
+		return wrap(t, neg ? ~(~a >> ub) : (int64_t)(ua >> ub));
 	}
 	if (ub >= (uint64_t)w)
 		return 0;
 	return wrap(t, (int64_t)(op == HLO_SHIFT_LEFT ? ua << ub : ua >> ub));
 }
 
-static double
+/*
+ * XLA's integer division: by zero -1 (remainder: the dividend); the most
+ * negative s64 over -1 wraps to itself (remainder 0) instead of trapping.
+ */
+static int64_t
+divide(HloOp op, HloType t, int64_t a, int64_t b)
+{
+	int rem = op == HLO_REMAINDER;
+
+	if (b == 0)
+		return rem ? a : -1;
+	if (t == HT_U64)
+		return (int64_t)(rem ? (uint64_t)a % (uint64_t)b :
+		    (uint64_t)a / (uint64_t)b);
+	if (b == -1)
+		return rem ? 0 : (int64_t)(0 - (uint64_t)a);
+	return rem ? a % b : a / b;
+}
+
+/* a < b in t's order (u64 unsigned). */
+static int
+int_less(HloType t, int64_t a, int64_t b)
+{
+	return t == HT_U64 ? (uint64_t)a < (uint64_t)b : a < b;
+}
+
+static int64_t
 int_binary(HloOp op, HloType t, int64_t a, int64_t b)
 {
 	uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
+	HloElem x = { .i = a }, y = { .i = b };
 
 	switch (op) {
-	case HLO_ADD: return wrap(t, (int64_t)(ua + ub));
-	case HLO_SUBTRACT: return wrap(t, (int64_t)(ua - ub));
-	case HLO_MULTIPLY: return wrap(t, (int64_t)(ua * ub));
-	case HLO_DIVIDE: return b == 0 ? wrap(t, -1) : wrap(t, a / b);
-	case HLO_REMAINDER: return b == 0 ? (double)a : wrap(t, a % b);
-	case HLO_MAXIMUM: return (double)(a > b ? a : b);
-	case HLO_MINIMUM: return (double)(a < b ? a : b);
-	case HLO_POWER: return wrap(t, ipow(a, b));
-	case HLO_AND: return wrap(t, a & b);
-	case HLO_OR: return wrap(t, a | b);
-	case HLO_XOR: return wrap(t, a ^ b);
+	case HLO_ADD: return (int64_t)(ua + ub);
+	case HLO_SUBTRACT: return (int64_t)(ua - ub);
+	case HLO_MULTIPLY: return (int64_t)(ua * ub);
+	case HLO_DIVIDE: case HLO_REMAINDER: return divide(op, t, a, b);
+	case HLO_MAXIMUM: return int_less(t, a, b) ? b : a;
+	case HLO_MINIMUM: return int_less(t, b, a) ? b : a;
+	case HLO_POWER: return ipow(a, b, t == HT_U64);
+	case HLO_AND: return a & b;
+	case HLO_OR: return a | b;
+	case HLO_XOR: return a ^ b;
 	case HLO_SHIFT_LEFT: case HLO_SHIFT_RIGHT_LOGICAL:
 	case HLO_SHIFT_RIGHT_ARITHMETIC: return shift(op, t, a, b);
-	default: return wrap(t, (int64_t)atan2((double)a, (double)b));
+	default: return ev_from_double(t, atan2(ev_double(t, x),
+	    ev_double(t, y))).i;
 	}
 }
 
 /* XLA's maximum/minimum propagate NaN. */
-double
-ev_binary(HloOp op, HloType t, double a, double b)
+HloElem
+ev_binary(HloOp op, HloType t, HloElem x, HloElem y)
 {
-	double r;
+	double a = x.f, b = y.f, r;
+	HloElem out;
 
-	if (!hlo_type_is_float(t))
-		return ev_round(t, int_binary(op, t, (int64_t)a, (int64_t)b));
+	if (!hlo_type_is_float(t)) {
+		out.i = wrap(t, int_binary(op, t, x.i, y.i));
+		return out;
+	}
 	switch (op) {
 	case HLO_ADD: r = a + b; break;
 	case HLO_SUBTRACT: r = a - b; break;
@@ -360,7 +510,8 @@ ev_binary(HloOp op, HloType t, double a, double b)
 	case HLO_ATAN2: r = atan2(a, b); break;
 	default: r = NAN; break;
 	}
-	return ev_round(t, r);
+	out.f = ev_round(t, r);
+	return out;
 }
 
 static double
@@ -394,6 +545,21 @@ float_unary(HloOp op, double x)
 	}
 }
 
+/* abs, negate, sign, not and copy of integers and pred, modulo 2^64. */
+static int64_t
+int_unary(HloOp op, HloType t, int64_t x)
+{
+	uint64_t neg = 0 - (uint64_t)x;
+
+	switch (op) {
+	case HLO_NOT: return t == HT_PRED ? !x : wrap(t, ~x);
+	case HLO_COPY: return x;
+	case HLO_NEGATE: return wrap(t, (int64_t)neg);
+	case HLO_ABS: return wrap(t, t != HT_U64 && x < 0 ? (int64_t)neg : x);
+	default: return t == HT_U64 ? x != 0 : x > 0 ? 1 : x < 0 ? -1 : 0;
+	}
+}
+
 static Val *
 unary(Ev *e, const HloInstr *in, Val *a)
 {
@@ -415,16 +581,10 @@ unary(Ev *e, const HloInstr *in, Val *a)
 		return NULL;
 	}
 	for (i = 0; i < a->n; i++) {
-		double x = a->v[i];
 		if (isf)
-			r->v[i] = ev_round(t, float_unary(in->op, x));
-		else if (in->op == HLO_NOT)
-			r->v[i] = t == HT_PRED ? !x : wrap(t, ~(int64_t)x);
-		else if (in->op == HLO_COPY)
-			r->v[i] = x;
+			r->v[i].f = ev_round(t, float_unary(in->op, a->v[i].f));
 		else
-			r->v[i] = wrap(t, in->op == HLO_ABS ? (int64_t)fabs(x) :
-			    in->op == HLO_NEGATE ? -(int64_t)x : (int64_t)sign(x));
+			r->v[i].i = int_unary(in->op, t, a->v[i].i);
 	}
 	return r;
 }
@@ -454,9 +614,28 @@ binary(Ev *e, const HloInstr *in, Val *a, Val *b)
 	return r;
 }
 
+/* c on integers: lt and gt in the type's order. */
 static int
-cmp(HloCmp c, double a, double b)
+cmp_order(HloCmp c, int eq, int lt, int gt)
 {
+	switch (c) {
+	case CMP_EQ: return eq;
+	case CMP_NE: return !eq;
+	case CMP_LT: return lt;
+	case CMP_LE: return !gt;
+	case CMP_GT: return gt;
+	default: return !lt;
+	}
+}
+
+static int
+cmp(HloCmp c, HloType t, HloElem x, HloElem y)
+{
+	double a = x.f, b = y.f;
+
+	if (!hlo_type_is_float(t))
+		return cmp_order(c, x.i == y.i, int_less(t, x.i, y.i),
+		    int_less(t, y.i, x.i));
 	switch (c) {
 	case CMP_EQ: return a == b;
 	case CMP_NE: return a != b;
@@ -474,7 +653,7 @@ compare(Ev *e, const HloInstr *in, Val *a, Val *b)
 	int64_t i;
 
 	for (i = 0; r && i < a->n; i++)
-		r->v[i] = cmp(in->cmp, a->v[i], b->v[i]);
+		r->v[i].i = cmp(in->cmp, a->shape.type, a->v[i], b->v[i]);
 	return r;
 }
 
@@ -488,10 +667,10 @@ ternary(Ev *e, const HloInstr *in, Val **o)
 	if (!(r = ev_array(e, in, x->shape.type, x->shape.rank, x->shape.dim)))
 		return NULL;
 	for (i = 0; i < x->n; i++) {
-		double p = o[0]->v[o[0]->n == 1 ? 0 : i];
-		double q = o[2]->v[o[2]->n == 1 ? 0 : i];
+		HloElem p = o[0]->v[o[0]->n == 1 ? 0 : i];
+		HloElem q = o[2]->v[o[2]->n == 1 ? 0 : i];
 		if (in->op == HLO_SELECT)
-			r->v[i] = p != 0 ? x->v[i] : q;
+			r->v[i] = p.i != 0 ? x->v[i] : q;
 		else
 			r->v[i] = ev_binary(HLO_MINIMUM, x->shape.type,
 			    ev_binary(HLO_MAXIMUM, x->shape.type, x->v[i], p), q);
@@ -508,13 +687,11 @@ convert(Ev *e, const HloInstr *in, Val *a)
 	int64_t i;
 
 	for (i = 0; r && i < a->n; i++) {
-		double x = a->v[i];
 		if (in->op == HLO_IS_FINITE)
-			r->v[i] = isfinite(x);
-		else if (hlo_type_is_int(t) && hlo_type_is_float(a->shape.type))
-			r->v[i] = ev_round(t, trunc(x));
+			r->v[i].i = !hlo_type_is_float(a->shape.type) ||
+			    isfinite(a->v[i].f);
 		else
-			r->v[i] = ev_round(t, x);
+			r->v[i] = ev_convert(t, a->shape.type, a->v[i]);
 	}
 	return r;
 }
@@ -549,8 +726,8 @@ reshape(Ev *e, const HloInstr *in, Val *a)
 	return r;
 }
 
-static double load(HloType t, const void *p, int64_t i);
-static void store(HloType t, void *p, int64_t i, double x);
+static HloElem load(HloType t, const void *p, int64_t i);
+static void store(HloType t, void *p, int64_t i, HloElem x);
 
 /*
  * bitcast-convert: the same bytes read as another type, in row-major
@@ -588,7 +765,7 @@ bitcast_convert(Ev *e, const HloInstr *in, Val *a)
 	for (i = 0; i < a->n; i++)
 		store(from, bytes, i, a->v[i]);
 	for (i = 0; i < r->n; i++)
-		r->v[i] = ev_round(to, load(to, bytes, i));
+		r->v[i] = fit(to, load(to, bytes, i));
 	free(bytes);
 	return r;
 }
@@ -610,7 +787,7 @@ constant(Ev *e, const HloInstr *in)
 		return NULL;
 	}
 	for (i = 0; r && i < r->n; i++)
-		r->v[i] = ev_round(s->type, in->lit.v[i]);
+		r->v[i] = fit(s->type, in->lit.v[i]);
 	return r;
 }
 
@@ -778,41 +955,46 @@ ev_comp(Ev *e, const HloComp *c, Val **args, int nargs)
 	return r;
 }
 
-static double
+static HloElem
 load(HloType t, const void *p, int64_t i)
 {
+	HloElem x = { .i = 0 };
+
 	switch (t) {
-	case HT_PRED: return ((const uint8_t *)p)[i] != 0;
-	case HT_S8: return ((const int8_t *)p)[i];
-	case HT_S16: return ((const int16_t *)p)[i];
-	case HT_S32: return ((const int32_t *)p)[i];
-	case HT_U8: return ((const uint8_t *)p)[i];
-	case HT_U16: return ((const uint16_t *)p)[i];
-	case HT_U32: return ((const uint32_t *)p)[i];
-	case HT_S64: return (double)((const int64_t *)p)[i];
-	case HT_F16: return hlo_f16_to_f32(((const uint16_t *)p)[i]);
-	case HT_BF16: return hlo_bf16_to_f32(((const uint16_t *)p)[i]);
-	case HT_F32: return ((const float *)p)[i];
-	default: return ((const double *)p)[i];
+	case HT_PRED: x.i = ((const uint8_t *)p)[i] != 0; break;
+	case HT_S8: x.i = ((const int8_t *)p)[i]; break;
+	case HT_S16: x.i = ((const int16_t *)p)[i]; break;
+	case HT_S32: x.i = ((const int32_t *)p)[i]; break;
+	case HT_S64: x.i = ((const int64_t *)p)[i]; break;
+	case HT_U8: x.i = ((const uint8_t *)p)[i]; break;
+	case HT_U16: x.i = ((const uint16_t *)p)[i]; break;
+	case HT_U32: x.i = ((const uint32_t *)p)[i]; break;
+	case HT_U64: x.i = (int64_t)((const uint64_t *)p)[i]; break;
+	case HT_F16: x.f = hlo_f16_to_f32(((const uint16_t *)p)[i]); break;
+	case HT_BF16: x.f = hlo_bf16_to_f32(((const uint16_t *)p)[i]); break;
+	case HT_F32: x.f = ((const float *)p)[i]; break;
+	default: x.f = ((const double *)p)[i]; break;
 	}
+	return x;
 }
 
 static void
-store(HloType t, void *p, int64_t i, double x)
+store(HloType t, void *p, int64_t i, HloElem x)
 {
 	switch (t) {
-	case HT_PRED: ((uint8_t *)p)[i] = x != 0; break;
-	case HT_S8: ((int8_t *)p)[i] = (int8_t)x; break;
-	case HT_S16: ((int16_t *)p)[i] = (int16_t)x; break;
-	case HT_S32: ((int32_t *)p)[i] = (int32_t)x; break;
-	case HT_U8: ((uint8_t *)p)[i] = (uint8_t)x; break;
-	case HT_U16: ((uint16_t *)p)[i] = (uint16_t)x; break;
-	case HT_U32: ((uint32_t *)p)[i] = (uint32_t)x; break;
-	case HT_S64: ((int64_t *)p)[i] = (int64_t)x; break;
-	case HT_F16: ((uint16_t *)p)[i] = f16_bits(x); break;
-	case HT_BF16: ((uint16_t *)p)[i] = hlo_f32_to_bf16((float)x); break;
-	case HT_F32: ((float *)p)[i] = (float)x; break;
-	default: ((double *)p)[i] = x; break;
+	case HT_PRED: ((uint8_t *)p)[i] = x.i != 0; break;
+	case HT_S8: ((int8_t *)p)[i] = (int8_t)x.i; break;
+	case HT_S16: ((int16_t *)p)[i] = (int16_t)x.i; break;
+	case HT_S32: ((int32_t *)p)[i] = (int32_t)x.i; break;
+	case HT_S64: ((int64_t *)p)[i] = x.i; break;
+	case HT_U8: ((uint8_t *)p)[i] = (uint8_t)x.i; break;
+	case HT_U16: ((uint16_t *)p)[i] = (uint16_t)x.i; break;
+	case HT_U32: ((uint32_t *)p)[i] = (uint32_t)x.i; break;
+	case HT_U64: ((uint64_t *)p)[i] = (uint64_t)x.i; break;
+	case HT_F16: ((uint16_t *)p)[i] = f16_bits(x.f); break;
+	case HT_BF16: ((uint16_t *)p)[i] = hlo_f32_to_bf16((float)x.f); break;
+	case HT_F32: ((float *)p)[i] = (float)x.f; break;
+	default: ((double *)p)[i] = x.f; break;
 	}
 }
 
@@ -837,7 +1019,7 @@ arg_value(Ev *e, const HloComp *entry, const HloBuf *b, int n)
 	if (!(v = ev_array(e, p, b->type, b->rank, b->dim)))
 		return NULL;
 	for (i = 0; i < v->n; i++)
-		v->v[i] = ev_round(b->type, load(b->type, b->data, i));
+		v->v[i] = fit(b->type, load(b->type, b->data, i));
 	return v;
 }
 

@@ -3,9 +3,12 @@
  * (values, dispatch, elementwise arithmetic) and eval_array.c (data
  * movement, reduce, dot).  Not a public API.
  *
- * A value holds its elements as doubles in row-major order, already
- * rounded to its element type (f32 to float, bf16 to bf16, integers
- * wrapped), so every operation computes in double and rounds once.
+ * A value holds its elements as HloElem (graph.h) in row-major order,
+ * already rounded to its element type: floats as doubles (f32 rounded
+ * to float, bf16 to bf16), so every float operation computes in double
+ * and rounds once; pred and integers as int64_t, wrapped to the type
+ * (u64 as its bits), so every integer operation is exact, s64 and u64
+ * included.
  */
 #ifndef PALLAS_EVAL_H
 #define PALLAS_EVAL_H
@@ -17,7 +20,7 @@
  * elements per value, and bytes of values alive at once.  A value lives
  * until its last use in its computation (reference counted: tuples,
  * get-tuple-element and reshape share), so the naive attention's
- * [8,2048,2048] f32 scores (256 MiB as doubles) fit a few at a time.
+ * [8,2048,2048] f32 scores (256 MiB at 8 bytes each) fit a few at a time.
  */
 #define EVAL_MAXELEMS ((int64_t)1 << 28)	/* per value (2 GiB) */
 #define EVAL_MAXBYTES ((int64_t)6 << 30)	/* all live values */
@@ -25,7 +28,7 @@
 
 typedef struct Val {
 	HloShape shape;		/* layout ignored */
-	double *v;		/* array: n elements */
+	HloElem *v;		/* array: n elements */
 	int64_t n;
 	struct Val **elem;	/* tuple: shape.ntuple values */
 	int refs;		/* owners: instruction slots, tuples, views */
@@ -41,7 +44,7 @@ typedef struct Ev {
 	int failed;
 	int depth;		/* nested calls, fusions, reducers */
 	unsigned flags;		/* HLO_EVAL_* */
-	VEC(double *) heap;	/* malloc'd value data; NULL once freed */
+	VEC(HloElem *) heap;	/* malloc'd value data; NULL once freed */
 	int64_t live;		/* bytes of heap data alive */
 	Arena *a0;		/* the run's arena (heap list) */
 	const HloComp *c;	/* the computation being run */
@@ -51,14 +54,51 @@ typedef struct Ev {
 void ev_fail(Ev *e, const HloInstr *in, const char *fmt, ...) PK_PRINTF(3, 4);
 Val *ev_array(Ev *e, const HloInstr *in, HloType t, int rank,
     const int64_t *dim);
+/* x rounded to t the way the evaluator rounds a double result. */
 double ev_round(HloType t, double x);
+/* x (in t's member) as a double, rounded once. */
+double ev_double(HloType t, HloElem x);
+/* The double x as an element of t: rounded, or truncated and wrapped. */
+HloElem ev_from_double(HloType t, double x);
+/* x of type 'from' converted to 'to', rounding once. */
+HloElem ev_convert(HloType to, HloType from, HloElem x);
 /* Every Val an operation returns is a reference its caller owns. */
 Val *ev_retain(Val *v);
 void ev_release(Ev *e, Val *v);
 /* A tuple of el[0..n); retain: take new references (else steal them). */
 Val *ev_tuple(Ev *e, Val **el, int n, int retain);
-double ev_binary(HloOp op, HloType t, double a, double b);
+HloElem ev_binary(HloOp op, HloType t, HloElem a, HloElem b);
 Val *ev_comp(Ev *e, const HloComp *c, Val **args, int nargs);
+
+/*
+ * A sum of products, for dot and convolution: EV_SUM_FLOAT in double
+ * (float operands and result), EV_SUM_INT modulo 2^64 (integer operands
+ * and result, exact however wide), EV_SUM_MIXED in double from each
+ * operand's value.
+ */
+enum { EV_SUM_FLOAT, EV_SUM_INT, EV_SUM_MIXED };
+
+typedef struct EvSum {
+	double f;
+	uint64_t i;
+} EvSum;
+
+int ev_sum_mode(HloType a, HloType b, HloType result);
+/* The sum as an element of t, rounded (or wrapped) once. */
+HloElem ev_sum_result(HloType t, int mode, EvSum s);
+
+static inline void
+ev_mac(EvSum *s, int mode, const Val *a, int64_t oa, const Val *b,
+    int64_t ob)
+{
+	if (mode == EV_SUM_FLOAT)
+		s->f += a->v[oa].f * b->v[ob].f;
+	else if (mode == EV_SUM_INT)
+		s->i += (uint64_t)a->v[oa].i * (uint64_t)b->v[ob].i;
+	else
+		s->f += ev_double(a->shape.type, a->v[oa]) *
+		    ev_double(b->shape.type, b->v[ob]);
+}
 
 /* eval_array.c */
 void ev_strides(const HloShape *s, int64_t *st);
@@ -66,10 +106,11 @@ void ev_strides(const HloShape *s, int64_t *st);
 void ev_next_index(int64_t *idx, const HloShape *s);
 /*
  * acc[0..k) = f(acc..., x...) through the scalar computation f (k
- * accumulators, then k elements), in a scratch arena: 0, or -1 (failed).
+ * accumulators, then k elements, acc[j] and x[j] of type t[j]), in a
+ * scratch arena: 0, or -1 (failed).
  */
-int ev_apply(Ev *e, const HloInstr *in, const HloComp *f, double *acc,
-    const double *x, int k);
+int ev_apply(Ev *e, const HloInstr *in, const HloComp *f, const HloType *t,
+    HloElem *acc, const HloElem *x, int k);
 /* The reducer as one binary opcode, when it is op(p0, p1) or op(p1, p0). */
 HloOp ev_simple_reducer(const HloComp *f, int *swap);
 /*
@@ -79,9 +120,10 @@ HloOp ev_simple_reducer(const HloComp *f, int *swap);
 int ev_mxu_parts(Ev *e, const HloInstr *in, Val *a, Val *b, Val **part);
 /* A copy of v (tuples deep) in arena a. */
 Val *ev_copy(Arena *a, const Val *v);
-/* f's scalar result on 2k scalars (args[0..2k)), e.g. a comparator. */
+/* f's scalar result, as a rt, on n scalars (args[i] of type t[i]), e.g.
+   a comparator. */
 int ev_scalar_call(Ev *e, const HloInstr *in, const HloComp *f,
-    const double *args, int n, double *out);
+    const HloType *t, const HloElem *args, int n, HloType rt, HloElem *out);
 Val *ev_broadcast(Ev *e, const HloInstr *in, Val *a);
 Val *ev_transpose(Ev *e, const HloInstr *in, Val *a);
 Val *ev_slice(Ev *e, const HloInstr *in, Val *a);

@@ -124,7 +124,7 @@ ev_iota(Ev *e, const HloInstr *in)
 	int64_t idx[HLO_MAXRANK] = {0}, k;
 
 	for (k = 0; r && k < r->n; k++, ev_next_index(idx, &r->shape))
-		r->v[k] = ev_round(r->shape.type, (double)idx[in->num]);
+		r->v[k] = ev_from_double(r->shape.type, (double)idx[in->num]);
 	return r;
 }
 
@@ -144,9 +144,22 @@ ev_simple_reducer(const HloComp *f, int *swap)
 	return root->op;
 }
 
+/*
+ * x of type 'from' passed as a 'to': as it is when both keep their
+ * values in the same member of HloElem (as a double did for any two
+ * types), else converted, so an integer is never read as a float.
+ */
+static HloElem
+recast(HloType to, HloType from, HloElem x)
+{
+	if (hlo_type_is_float(to) == hlo_type_is_float(from))
+		return x;
+	return ev_convert(to, from, x);
+}
+
 int
-ev_apply(Ev *e, const HloInstr *in, const HloComp *f, double *acc,
-    const double *x, int k)
+ev_apply(Ev *e, const HloInstr *in, const HloComp *f, const HloType *t,
+    HloElem *acc, const HloElem *x, int k)
 {
 	Arena tmp = {0}, *saved = e->a;
 	Val *args[2 * HLO_MAXDEPTH], *r;
@@ -158,12 +171,13 @@ ev_apply(Ev *e, const HloInstr *in, const HloComp *f, double *acc,
 		const HloInstr *p = hlo_param(f, i);
 		s = p ? p->shape : s;
 		if ((args[i] = ev_array(e, in, s.type, 0, NULL)))
-			args[i]->v[0] = i < k ? acc[i] : x[i - k];
+			args[i]->v[0] = recast(s.type, t[i % k], i < k ?
+			    acc[i] : x[i - k]);
 	}
 	r = e->failed ? NULL : ev_comp(e, f, args, 2 * k);
 	for (i = 0; r && i < k; i++) {
 		const Val *ri = k == 1 ? r : r->elem[i];
-		acc[i] = ri->v[0];
+		acc[i] = recast(t[i], ri->shape.type, ri->v[0]);
 	}
 	e->a = saved;
 	arena_free(&tmp);
@@ -172,7 +186,7 @@ ev_apply(Ev *e, const HloInstr *in, const HloComp *f, double *acc,
 
 int
 ev_scalar_call(Ev *e, const HloInstr *in, const HloComp *f,
-    const double *args, int n, double *out)
+    const HloType *t, const HloElem *args, int n, HloType rt, HloElem *out)
 {
 	Arena tmp = {0}, *saved = e->a;
 	Val *av[2 * HLO_MAXDEPTH], *r;
@@ -181,13 +195,13 @@ ev_scalar_call(Ev *e, const HloInstr *in, const HloComp *f,
 	e->a = &tmp;
 	for (i = 0; i < n && !e->failed; i++) {
 		const HloInstr *p = hlo_param(f, i);
-		if ((av[i] = ev_array(e, in, p ? p->shape.type : HT_F32, 0,
-		    NULL)))
-			av[i]->v[0] = args[i];
+		HloType pt = p ? p->shape.type : t[i];
+		if ((av[i] = ev_array(e, in, pt, 0, NULL)))
+			av[i]->v[0] = recast(pt, t[i], args[i]);
 	}
 	r = e->failed ? NULL : ev_comp(e, f, av, n);
 	if (r && r->shape.type != HT_TUPLE)
-		*out = r->v[0];
+		*out = recast(rt, r->shape.type, r->v[0]);
 	else if (r) {
 		ev_fail(e, in, "the called computation returns a tuple");
 		r = NULL;
@@ -241,25 +255,27 @@ ev_reduce(Ev *e, const HloInstr *in, Val **ops)
 	const HloShape *src = &ops[0]->shape;
 	int64_t idx[HLO_MAXRANK] = {0}, so[HLO_MAXRANK], n;
 	HloOp op = k == 1 ? ev_simple_reducer(f, &swap) : HLO_INVALID;
-	double acc[HLO_MAXDEPTH], x[HLO_MAXDEPTH];
+	HloElem acc[HLO_MAXDEPTH], x[HLO_MAXDEPTH];
+	HloType t[HLO_MAXDEPTH];
 
 	if (!r)
 		return NULL;
+	for (j = 0; j < k; j++)
+		t[j] = ops[j]->shape.type;
 	ev_strides(&out[0]->shape, so);
 	for (n = 0; n < ops[0]->n; n++, ev_next_index(idx, src)) {
 		int64_t o = out_offset(in, idx, src, so);
-		double *a = &out[0]->v[o];
+		HloElem *a = &out[0]->v[o];
 		if (op != HLO_INVALID) {
-			HloType t = src->type;
-			*a = swap ? ev_binary(op, t, ops[0]->v[n], *a) :
-			    ev_binary(op, t, *a, ops[0]->v[n]);
+			*a = swap ? ev_binary(op, t[0], ops[0]->v[n], *a) :
+			    ev_binary(op, t[0], *a, ops[0]->v[n]);
 			continue;
 		}
 		for (j = 0; j < k; j++) {
 			acc[j] = out[j]->v[o];
 			x[j] = ops[j]->v[n];
 		}
-		if (ev_apply(e, in, f, acc, x, k) != 0)
+		if (ev_apply(e, in, f, t, acc, x, k) != 0)
 			return NULL;
 		for (j = 0; j < k; j++)
 			out[j]->v[o] = acc[j];
@@ -310,19 +326,40 @@ dot_plan(DotPlan *p, const HloInstr *in, const Val *a, const Val *b)
 	ev_strides(&b->shape, p->sb);
 }
 
+int
+ev_sum_mode(HloType a, HloType b, HloType result)
+{
+	int fa = hlo_type_is_float(a), fb = hlo_type_is_float(b);
+	int fr = hlo_type_is_float(result);
+
+	if (fa && fb && fr)
+		return EV_SUM_FLOAT;
+	return !fa && !fb && !fr ? EV_SUM_INT : EV_SUM_MIXED;
+}
+
+HloElem
+ev_sum_result(HloType t, int mode, EvSum s)
+{
+	HloElem x = { .i = (int64_t)s.i };
+
+	return mode == EV_SUM_INT ? ev_convert(t, HT_S64, x) :
+	    ev_from_double(t, s.f);
+}
+
 /* Sum over the contracting dimensions from the bases of a and b. */
-static double
-dot_sum(const DotPlan *p, const Val *a, const Val *b, int64_t ba, int64_t bb)
+static EvSum
+dot_sum(const DotPlan *p, int mode, const Val *a, const Val *b, int64_t ba,
+    int64_t bb)
 {
 	int64_t c[HLO_MAXRANK] = {0}, k, total = 1, oa, ob;
-	double sum = 0;
+	EvSum sum = { 0, 0 };
 	int i;
 
 	if (p->nc == 1) {	/* the common case, in the same order */
 		int64_t sa = p->sa[p->lc[0]], sb = p->sb[p->rc[0]];
 		total = a->shape.dim[p->lc[0]];
 		for (k = 0; k < total; k++)
-			sum += a->v[ba + k * sa] * b->v[bb + k * sb];
+			ev_mac(&sum, mode, a, ba + k * sa, b, bb + k * sb);
 		return sum;
 	}
 	for (i = 0; i < p->nc; i++)
@@ -332,7 +369,7 @@ dot_sum(const DotPlan *p, const Val *a, const Val *b, int64_t ba, int64_t bb)
 			oa += c[i] * p->sa[p->lc[i]];
 			ob += c[i] * p->sb[p->rc[i]];
 		}
-		sum += a->v[oa] * b->v[ob];
+		ev_mac(&sum, mode, a, oa, b, ob);
 		for (i = p->nc - 1; i >= 0; i--) {
 			if (++c[i] < a->shape.dim[p->lc[i]])
 				break;
@@ -368,8 +405,8 @@ bf16_part(Ev *e, const Val *x, int lo)
 	r->base = NULL;
 	r->v = arena_alloc(e->a, (size_t)(x->n ? x->n : 1) * sizeof(double));
 	for (i = 0; i < x->n; i++) {
-		double h = ev_round(HT_BF16, x->v[i]);
-		r->v[i] = lo ? ev_round(HT_BF16, x->v[i] - h) : h;
+		double h = ev_round(HT_BF16, x->v[i].f);
+		r->v[i].f = lo ? ev_round(HT_BF16, x->v[i].f - h) : h;
 	}
 	return r;
 }
@@ -397,7 +434,8 @@ ev_dot(Ev *e, const HloInstr *in, Val *a, Val *b)
 	Val *r = result(e, in, in->shape.type), *part[4];
 	int64_t o[HLO_MAXRANK] = {0}, k, ba, bb;
 	DotPlan p;
-	int i, passes;
+	EvSum sum;
+	int i, passes, mode;
 
 	if (!r)
 		return NULL;
@@ -407,6 +445,7 @@ ev_dot(Ev *e, const HloInstr *in, Val *a, Val *b)
 		b = part[1];
 	}
 	dot_plan(&p, in, a, b);
+	mode = ev_sum_mode(a->shape.type, b->shape.type, r->shape.type);
 	for (k = 0; k < r->n; k++, ev_next_index(o, &r->shape)) {
 		for (ba = bb = 0, i = 0; i < p.nb; i++) {
 			ba += o[i] * p.sa[p.lb[i]];
@@ -416,11 +455,11 @@ ev_dot(Ev *e, const HloInstr *in, Val *a, Val *b)
 			ba += o[p.nb + i] * p.sa[p.lf[i]];
 		for (i = 0; i < p.nrf; i++)
 			bb += o[p.nb + p.nlf + i] * p.sb[p.rf[i]];
-		r->v[k] = dot_sum(&p, a, b, ba, bb);
+		sum = dot_sum(&p, mode, a, b, ba, bb);
 		if (passes == 3)
-			r->v[k] += dot_sum(&p, part[2], b, ba, bb) +
-			    dot_sum(&p, a, part[3], ba, bb);
-		r->v[k] = ev_round(r->shape.type, r->v[k]);
+			sum.f += dot_sum(&p, mode, part[2], b, ba, bb).f +
+			    dot_sum(&p, mode, a, part[3], ba, bb).f;
+		r->v[k] = ev_sum_result(r->shape.type, mode, sum);
 	}
 	return r;
 }

@@ -56,16 +56,19 @@ typedef struct Sorter {
 static int
 less(Sorter *s, int64_t a, int64_t b, int *lt)
 {
-	double args[2 * HLO_MAXDEPTH], r;
+	HloElem args[2 * HLO_MAXDEPTH], r;
+	HloType t[2 * HLO_MAXDEPTH];
 	int i;
 
 	for (i = 0; i < s->n; i++) {
+		t[2 * i] = t[2 * i + 1] = s->ops[i]->shape.type;
 		args[2 * i] = s->ops[i]->v[s->base + a * s->step];
 		args[2 * i + 1] = s->ops[i]->v[s->base + b * s->step];
 	}
-	if (ev_scalar_call(s->e, s->in, s->f, args, 2 * s->n, &r) != 0)
+	if (ev_scalar_call(s->e, s->in, s->f, t, args, 2 * s->n, HT_PRED,
+	    &r) != 0)
 		return -1;
-	*lt = r != 0;
+	*lt = r.i != 0;
 	return 0;
 }
 
@@ -184,16 +187,19 @@ next_window(int64_t *k, const HloWindow *w)
 /* One output element of reduce-window: padding contributes the init. */
 static int
 window_reduce(Ev *e, const HloInstr *in, Val **ops, int kk,
-    const HloWindow *w, const int64_t *o, double *acc)
+    const HloWindow *w, const int64_t *o, HloElem *acc)
 {
 	const HloComp *f = e->m->comp.v[in->callee];
 	const HloShape *s = &ops[0]->shape;
 	int64_t k[HLO_MAXRANK] = {0}, st[HLO_MAXRANK];
-	double x[HLO_MAXDEPTH];
+	HloElem x[HLO_MAXDEPTH];
+	HloType t[HLO_MAXDEPTH];
 	int i, j, swap = 0;
 	HloOp op = kk == 1 ? ev_simple_reducer(f, &swap) : HLO_INVALID;
 
 	ev_strides(s, st);
+	for (j = 0; j < kk; j++)
+		t[j] = ops[j]->shape.type;
 	do {
 		int64_t off = 0;
 		for (i = 0; i < s->rank && off >= 0; i++) {
@@ -205,7 +211,7 @@ window_reduce(Ev *e, const HloInstr *in, Val **ops, int kk,
 		if (op != HLO_INVALID)
 			acc[0] = swap ? ev_binary(op, s->type, x[0], acc[0]) :
 			    ev_binary(op, s->type, acc[0], x[0]);
-		else if (ev_apply(e, in, f, acc, x, kk) != 0)
+		else if (ev_apply(e, in, f, t, acc, x, kk) != 0)
 			return -1;
 	} while (next_window(k, w));
 	return 0;
@@ -219,7 +225,7 @@ ev_reduce_window(Ev *e, const HloInstr *in, Val **ops)
 	const HloShape *rs = kk == 1 ? &in->shape : &in->shape.elem[0];
 	Val *out[HLO_MAXDEPTH];
 	int64_t o[HLO_MAXRANK] = {0}, n;
-	double acc[HLO_MAXDEPTH];
+	HloElem acc[HLO_MAXDEPTH];
 	HloWindow w;
 
 	if (window(e, in, &w, s->rank) != 0)
@@ -306,12 +312,13 @@ conv_plan(Ev *e, const HloInstr *in, const Val *a, const Val *b, Conv *c)
 }
 
 /* One output element: sum over input features and window positions. */
-static double
-conv_sum(const Conv *c, const Val *a, const Val *b, const int64_t *o)
+static EvSum
+conv_sum(const Conv *c, int mode, const Val *a, const Val *b,
+    const int64_t *o)
 {
 	const HloDimLabels *l = &c->l;
 	int64_t k[HLO_MAXRANK] = {0}, f, nf = a->shape.dim[l->lf];
-	double sum = 0;
+	EvSum sum = { 0, 0 };
 	int i;
 
 	do {
@@ -326,8 +333,8 @@ conv_sum(const Conv *c, const Val *a, const Val *b, const int64_t *o)
 		if (oa < 0)
 			continue;
 		for (f = 0; f < nf; f++)
-			sum += a->v[oa + f * c->sa[l->lf]] *
-			    b->v[ob + f * c->sb[l->ki]];
+			ev_mac(&sum, mode, a, oa + f * c->sa[l->lf], b,
+			    ob + f * c->sb[l->ki]);
 	} while (next_window(k, &c->w));
 	return sum;
 }
@@ -337,22 +344,25 @@ ev_convolution(Ev *e, const HloInstr *in, Val *a, Val *b)
 {
 	int64_t o[HLO_MAXRANK] = {0}, k;
 	Val *r, *part[4];
-	int passes;
+	int passes, mode;
+	EvSum sum;
 	Conv c;
 
 	if (conv_plan(e, in, a, b, &c) != 0 ||
 	    !(r = result(e, in, &in->shape, in->shape.type)))
 		return NULL;
 	passes = ev_mxu_parts(e, in, a, b, part);
+	mode = ev_sum_mode(a->shape.type, b->shape.type, r->shape.type);
 	for (k = 0; k < r->n; k++, ev_next_index(o, &r->shape)) {
 		if (passes) {
-			r->v[k] = conv_sum(&c, part[0], part[1], o);
+			sum = conv_sum(&c, mode, part[0], part[1], o);
 			if (passes == 3)
-				r->v[k] += conv_sum(&c, part[2], part[1], o) +
-				    conv_sum(&c, part[0], part[3], o);
+				sum.f += conv_sum(&c, mode, part[2], part[1],
+				    o).f + conv_sum(&c, mode, part[0], part[3],
+				    o).f;
 		} else
-			r->v[k] = conv_sum(&c, a, b, o);
-		r->v[k] = ev_round(r->shape.type, r->v[k]);
+			sum = conv_sum(&c, mode, a, b, o);
+		r->v[k] = ev_sum_result(r->shape.type, mode, sum);
 	}
 	return r;
 }
@@ -391,7 +401,7 @@ ev_while(Ev *e, const HloInstr *in, Val *a)
 		}
 		e->a = &tmp;
 		c = ev_comp(e, cond, &state, 1);
-		if (c && c->v[0] == 0) {
+		if (c && c->v[0].i == 0) {
 			r = ev_copy(outer, state);
 			ev_release(e, c);
 			arena_free(&tmp);
@@ -416,7 +426,7 @@ Val *
 ev_conditional(Ev *e, const HloInstr *in, Val **ops)
 {
 	int br[64], n = hlo_branches(e->m, in, br, 64), k;
-	double x = ops[0]->v[0];
+	int64_t x = ops[0]->v[0].i;
 
 	if (n < 1) {
 		ev_fail(e, in, "no branch computations");

@@ -10,6 +10,8 @@
 
 #include "graph/eval.h"
 
+#define BIG ((int64_t)1 << 62)	/* beyond every dimension and offset */
+
 static Val *
 result(Ev *e, const HloInstr *in, HloType t)
 {
@@ -63,6 +65,21 @@ ev_reverse(Ev *e, const HloInstr *in, Val *a)
 	return r;
 }
 
+/*
+ * Element k of an index operand as an int64_t, exact for s64; a u64
+ * above INT64_MAX becomes INT64_MAX, which is out of range (or clamps)
+ * just as the value itself is.
+ */
+static int64_t
+index_at(const Val *v, int64_t k)
+{
+	HloType t = v->shape.type;
+
+	if (hlo_type_is_float(t))
+		return ev_from_double(HT_S64, v->v[k].f).i;
+	return t == HT_U64 && v->v[k].i < 0 ? INT64_MAX : v->v[k].i;
+}
+
 /* Start indices from ops[0..) (scalars or one vector), clamped to fit. */
 static void
 clamped_starts(Val **ops, int n, const HloShape *a, const int64_t *size,
@@ -71,10 +88,10 @@ clamped_starts(Val **ops, int n, const HloShape *a, const int64_t *size,
 	int i;
 
 	for (i = 0; i < a->rank; i++) {
-		double x = n == 1 && ops[0]->shape.rank == 1 ? ops[0]->v[i] :
-		    ops[i]->v[0];
+		int64_t x = n == 1 && ops[0]->shape.rank == 1 ?
+		    index_at(ops[0], i) : index_at(ops[i], 0);
 		int64_t hi = a->dim[i] - size[i];
-		st[i] = x < 0 ? 0 : x > (double)hi ? hi : (int64_t)x;
+		st[i] = x < 0 ? 0 : x > hi ? hi : x;
 	}
 }
 
@@ -225,7 +242,7 @@ start_vector(const GDims *g, const Val *idx, const int64_t *outi,
 			si[g->ivd] = k;
 		for (off = 0, i = 0; i < idx->shape.rank; i++)
 			off += si[i] * st[i];
-		sv[k] = (int64_t)idx->v[off];
+		sv[k] = index_at(idx, off);
 	}
 }
 
@@ -241,8 +258,9 @@ operand_index(const GDims *g, const Val *a, const Val *idx,
 	memset(ai, 0, sizeof(int64_t) * HLO_MAXRANK);
 	for (i = 0; i < g->nmap; i++) {
 		int64_t d = g->map[i], hi = a->shape.dim[d] - g->size[d];
+		/* unclamped, bounded so adding the offset cannot overflow */
 		ai[d] = clamp ? (sv[i] < 0 ? 0 : sv[i] > hi ? hi : sv[i]) :
-		    sv[i];
+		    sv[i] < -BIG ? -BIG : sv[i] > BIG ? BIG : sv[i];
 	}
 	for (i = 0; i < g->nbatch; i++)
 		ai[g->bop[i]] = si[g->bidx[i]];
@@ -322,10 +340,12 @@ ev_scatter(Ev *e, const HloInstr *in, Val **ops)
 	Val *a = ops[0], *idx = ops[n], *u = ops[n + 1], *r[HLO_MAXDEPTH];
 	const HloComp *f = e->m->comp.v[in->callee];
 	int64_t ui[HLO_MAXRANK] = {0}, ai[HLO_MAXRANK], k;
-	double acc[HLO_MAXDEPTH], up[HLO_MAXDEPTH];
+	HloElem acc[HLO_MAXDEPTH], up[HLO_MAXDEPTH];
+	HloType t[HLO_MAXDEPTH];
 	GDims g;
 
 	for (j = 0; j < n; j++) {
+		t[j] = ops[j]->shape.type;
 		r[j] = ev_array(e, in, ops[j]->shape.type, a->shape.rank,
 		    a->shape.dim);
 		if (!r[j])
@@ -344,7 +364,7 @@ ev_scatter(Ev *e, const HloInstr *in, Val **ops)
 			acc[j] = r[j]->v[off];
 			up[j] = ops[n + 1 + j]->v[k];
 		}
-		if (ev_apply(e, in, f, acc, up, n) != 0)
+		if (ev_apply(e, in, f, t, acc, up, n) != 0)
 			return NULL;
 		for (j = 0; j < n; j++)
 			r[j]->v[off] = acc[j];

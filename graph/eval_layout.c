@@ -69,7 +69,7 @@ Val *
 ev_bitcast(Ev *e, const HloInstr *in, Val *a, const HloShape *from)
 {
 	int64_t idx[HLO_MAXRANK] = {0}, k, size, rsize, off;
-	double *buf;
+	HloElem *buf;
 	Val *r;
 
 	if (in->shape.type != a->shape.type) {

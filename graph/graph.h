@@ -86,12 +86,24 @@ typedef struct HloInts {
 } HloInts;
 
 /*
- * A constant's values in major-to-minor order; integers exact in double.
+ * One element of a constant (or of an evaluator value): f16, bf16, f32
+ * and f64 in f, a double rounded to the type; pred and the integers in
+ * i, wrapped to the type (u64 as its bits), so every s64 and u64 is
+ * exact.  Which member holds the value is the type's: reading the other
+ * is a bug, which is why this is a union and not a double.
+ */
+typedef union HloElem {
+	double f;
+	int64_t i;
+} HloElem;
+
+/*
+ * A constant's values in major-to-minor order.
  * XLA prints large constants as {...}: such a literal is 'elided', with
  * no values (v NULL, n 0); it prints back as {...}, cannot be evaluated.
  */
 typedef struct HloLit {
-	double *v;
+	HloElem *v;
 	int64_t n;
 	int elided;
 } HloLit;
@@ -280,8 +292,9 @@ HloModule *hlo_read(Diag *d, int file, Arena *a, Strtab *strs);
 void hlo_print(Buf *b, const HloModule *m);
 void hlo_print_instr(Buf *b, const HloModule *m, const HloComp *c,
     const HloInstr *in);
-/* A float value in the shortest text that reads back to the same t. */
-void hlo_print_number(Buf *b, HloType t, double v);
+/* A value of type t; a float in the shortest text that reads back to
+   the same t. */
+void hlo_print_number(Buf *b, HloType t, HloElem v);
 
 /* -------------------------------------------------------- verify.c */
 /*

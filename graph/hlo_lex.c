@@ -133,6 +133,21 @@ skip_string(HLex *lx)
 	return 1;
 }
 
+/* Above INT64_MAX: a u64 value up to 2^64 - 1, or out of range. */
+static void
+lex_big(HLex *lx, HTok *t, const char *buf)
+{
+	errno = 0;
+	if (buf[0] != '-') {
+		t->uval = strtoull(buf, NULL, 10);
+		t->fval = (double)t->uval;
+	}
+	if (buf[0] == '-' || errno == ERANGE)
+		diag_error(lx->d, t->loc, "integer '%s' is out of range", buf);
+	else
+		t->kind = HK_UINT;
+}
+
 static void
 lex_number(HLex *lx, HTok *t)
 {
@@ -177,8 +192,7 @@ lex_number(HLex *lx, HTok *t)
 		t->fval = t->ival == 0 && buf[0] == '-' ? -0.0 :
 		    (double)t->ival;
 		if (errno == ERANGE)
-			diag_error(lx->d, t->loc, "integer '%s' is out of range",
-			    buf);
+			lex_big(lx, t, buf);
 	}
 }
 

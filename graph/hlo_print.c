@@ -62,23 +62,25 @@ shortest(Buf *b, HloType t, double v)
 }
 
 void
-hlo_print_number(Buf *b, HloType t, double v)
+hlo_print_number(Buf *b, HloType t, HloElem v)
 {
 	if (t == HT_PRED)
-		buf_puts(b, v != 0 ? "true" : "false");
+		buf_puts(b, v.i != 0 ? "true" : "false");
+	else if (t == HT_U64)
+		buf_printf(b, "%llu", (unsigned long long)(uint64_t)v.i);
 	else if (!hlo_type_is_float(t))
-		buf_printf(b, "%lld", (long long)v);
-	else if (isnan(v))
-		buf_puts(b, signbit(v) ? "-nan" : "nan");
-	else if (isinf(v))
-		buf_puts(b, v < 0 ? "-inf" : "inf");
+		buf_printf(b, "%lld", (long long)v.i);
+	else if (isnan(v.f))
+		buf_puts(b, signbit(v.f) ? "-nan" : "nan");
+	else if (isinf(v.f))
+		buf_puts(b, v.f < 0 ? "-inf" : "inf");
 	else
-		shortest(b, t, v);
+		shortest(b, t, v.f);
 }
 
 /* Dimension d of a literal: "{1, 2}" innermost, "{ {..}, {..} }" outer. */
 static void
-literal_level(Buf *b, const HloShape *s, const double *v, int d)
+literal_level(Buf *b, const HloShape *s, const HloElem *v, int d)
 {
 	int64_t i, stride = 1;
 	int k;

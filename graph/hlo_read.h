@@ -17,6 +17,7 @@ enum {
 	HK_ATTR,		/* identifier directly followed by '=' */
 	HK_INT,
 	HK_FLOAT,		/* also inf, -inf, nan, -nan */
+	HK_UINT,		/* integer in [2^63, 2^64): only u64 takes it */
 	HK_STRING,		/* s/len: the contents, still escaped */
 	HK_ARROW,		/* -> */
 	HK_LE,			/* <= */
@@ -30,7 +31,8 @@ typedef struct HTok {
 	int pct;		/* a name written with '%' */
 	int bol;		/* first token on its line */
 	int64_t ival;		/* HK_INT */
-	double fval;		/* HK_INT, HK_FLOAT */
+	uint64_t uval;		/* HK_UINT */
+	double fval;		/* HK_INT, HK_FLOAT, HK_UINT */
 	size_t pos, end;	/* byte offsets of the whole token */
 	Loc loc;
 } HTok;

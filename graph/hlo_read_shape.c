@@ -235,10 +235,10 @@ hp_shape(Parser *p, HloShape *s)
 
 /* ---------------------------------------------------------- literals */
 
-typedef VEC(double) Vals;
+typedef VEC(HloElem) Vals;
 
 static int
-int_value(Parser *p, HloType t, double *v)
+int_value(Parser *p, HloType t, HloElem *v)
 {
 	static const int64_t lo[] = { [HT_S8] = -128, [HT_S16] = -32768,
 	    [HT_S32] = -2147483647 - 1, [HT_S64] = INT64_MIN };
@@ -247,6 +247,15 @@ int_value(Parser *p, HloType t, double *v)
 	    [HT_U16] = 65535, [HT_U32] = 4294967295LL, [HT_U64] = INT64_MAX };
 	int64_t x = p->tok.ival;
 
+	if (p->tok.kind == HK_UINT && t == HT_U64) {
+		v->i = (int64_t)p->tok.uval;	/* u64 keeps its bits */
+		return 0;
+	}
+	if (p->tok.kind == HK_UINT) {
+		hp_error(p, p->tok.loc, "%llu does not fit in %s",
+		    (unsigned long long)p->tok.uval, hlo_type_name(t));
+		return -1;
+	}
 	if (p->tok.kind != HK_INT)
 		return hp_expect(p, -1, "an integer"), -1;
 	if (x < (t <= HT_S64 ? lo[t] : 0) || x > hi[t]) {
@@ -254,14 +263,15 @@ int_value(Parser *p, HloType t, double *v)
 		    (long long)x, hlo_type_name(t));
 		return -1;
 	}
-	*v = (double)x;
+	v->i = x;
 	return 0;
 }
 
 static int
 float_value(Parser *p, HloType t, double *v)
 {
-	if (p->tok.kind == HK_INT || p->tok.kind == HK_FLOAT)
+	if (p->tok.kind == HK_INT || p->tok.kind == HK_FLOAT ||
+	    p->tok.kind == HK_UINT)
 		*v = p->tok.fval;
 	else
 		return hp_expect(p, -1, "a number"), -1;
@@ -277,22 +287,22 @@ float_value(Parser *p, HloType t, double *v)
 static int
 scalar(Parser *p, HloType t, Vals *vals)
 {
-	double v = 0;
+	HloElem v = { .i = 0 };
 	int rc;
 
 	if (t == HT_PRED) {
 		rc = 0;
 		if (hp_is(p, "true") || hp_is(p, "false"))
-			v = hp_is(p, "true");
+			v.i = hp_is(p, "true");
 		else if (p->tok.kind == HK_INT && (p->tok.ival == 0 ||
 		    p->tok.ival == 1))
-			v = (double)p->tok.ival;
+			v.i = p->tok.ival;
 		else
 			rc = (hp_expect(p, -1, "true or false"), -1);
 	} else if (hlo_type_is_int(t))
 		rc = int_value(p, t, &v);
 	else if (hlo_type_is_float(t))
-		rc = float_value(p, t, &v);
+		rc = float_value(p, t, &v.f);
 	else {
 		hp_error(p, p->tok.loc, "constants of type %s are not "
 		    "supported", hlo_type_name(t));

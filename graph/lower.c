@@ -160,9 +160,13 @@ lw_const(Lw *L, HloType t, double v)
 	HloInstr *in = lw_in(L, i);
 
 	in->lit.n = 1;
-	in->lit.v = arena_alloc(L->m->arena, sizeof(double));
-	in->lit.v[0] = t == HT_F32 ? (double)(float)v : t == HT_BF16 ?
-	    (double)hlo_bf16_to_f32(hlo_f32_to_bf16((float)v)) : v;
+	in->lit.v = arena_alloc(L->m->arena, sizeof *in->lit.v);
+	if (!hlo_type_is_float(t))
+		in->lit.v[0].i = (int64_t)v;	/* small integers only */
+	else
+		in->lit.v[0].f = t == HT_F32 ? (double)(float)v :
+		    t == HT_BF16 ? (double)hlo_bf16_to_f32(hlo_f32_to_bf16(
+		    (float)v)) : v;
 	return i;
 }
 

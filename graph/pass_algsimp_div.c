@@ -77,17 +77,18 @@ reciprocal_of(Simp *s, int b, int (*recip)(HloType, double, double *))
 	if (k->op == HLO_BROADCAST)
 		k = SI(s, k->operand[0]);
 	if (k->op != HLO_CONSTANT || k->lit.n < 1 ||
-	    k->lit.n != hlo_shape_elems(&k->shape))
+	    k->lit.n != hlo_shape_elems(&k->shape) || !hlo_type_is_float(t))
 		return -1;
 	for (j = 0; j < k->lit.n; j++)
-		if (!recip(t, ev_round(t, k->lit.v[j]), &x))
+		if (!recip(t, ev_round(t, k->lit.v[j].f), &x))
 			return -1;
 	nk = simp_add(s->m, s->c, HLO_CONSTANT, &k->shape, NULL, 0, k);
 	r = SI(s, nk);
 	r->lit.n = k->lit.n;
-	r->lit.v = arena_alloc(s->m->arena, sizeof(double) * (size_t)k->lit.n);
+	r->lit.v = arena_alloc(s->m->arena, sizeof *r->lit.v *
+	    (size_t)k->lit.n);
 	for (j = 0; j < k->lit.n; j++)
-		recip(t, ev_round(t, k->lit.v[j]), &r->lit.v[j]);
+		recip(t, ev_round(t, k->lit.v[j].f), &r->lit.v[j].f);
 	if (bi->op != HLO_BROADCAST)
 		return nk;
 	return simp_broadcast(s->m, s->c, nk, &bi->shape, bi->dims.v,

@@ -73,7 +73,7 @@ same(const HloInstr *a, const HloInstr *b, const int *repl)
 			return 0;
 	if (!shape_eq(&a->shape, &b->shape) || a->num != b->num ||
 	    a->lit.n != b->lit.n || (a->lit.n && memcmp(a->lit.v, b->lit.v,
-	    sizeof(double) * (size_t)a->lit.n) != 0))
+	    sizeof *a->lit.v * (size_t)a->lit.n) != 0))
 		return 0;
 	if (!ints_eq(&a->dims, &b->dims) || !ints_eq(&a->slo, &b->slo) ||
 	    !ints_eq(&a->shi, &b->shi) || !ints_eq(&a->sst, &b->sst))

@@ -2,6 +2,7 @@
  * pass_simp.c - helpers of the simplification passes (see pass_simp.h):
  * visiting order, layout equality, constant operands, new instructions.
  */
+#include <math.h>
 #include <string.h>
 
 #include "graph/eval.h"
@@ -94,6 +95,22 @@ simp_shape(HloType t, int rank, const int64_t *dim, const HloShape *like)
 	return s;
 }
 
+/*
+ * A literal value as the double the rules compare; an s64 or u64 beyond
+ * 2^53 in magnitude has none (NaN), so no rule mistakes it for its
+ * rounding (2^53 + 1 for a power of two, say).
+ */
+static double
+uniform_value(HloType t, HloElem x)
+{
+	uint64_t mag = t != HT_U64 && x.i < 0 ? 0 - (uint64_t)x.i :
+	    (uint64_t)x.i;
+
+	if (hlo_type_is_float(t))
+		return ev_round(t, x.f);
+	return mag <= (uint64_t)1 << 53 ? ev_double(t, x) : NAN;
+}
+
 int
 simp_uniform(const HloComp *c, int i, double *v)
 {
@@ -108,14 +125,14 @@ simp_uniform(const HloComp *c, int i, double *v)
 	if (in->op != HLO_CONSTANT || t == HT_TUPLE || in->lit.n < 1 ||
 	    in->lit.n != hlo_shape_elems(&in->shape))
 		return 0;
-	x = ev_round(t, in->lit.v[0]);
+	x = uniform_value(t, in->lit.v[0]);
 	for (k = 1; k < in->lit.n; k++) {
-		double y = ev_round(t, in->lit.v[k]);
+		double y = uniform_value(t, in->lit.v[k]);
 		if (memcmp(&x, &y, sizeof x) != 0)
 			return 0;
 	}
 	*v = x;
-	return 1;
+	return !isnan(x) || hlo_type_is_float(t);
 }
 
 HloOp
@@ -161,8 +178,11 @@ simp_scalar(HloModule *m, HloComp *c, HloType t, double v,
 	HloInstr *in = c->instr.v[i];
 
 	in->lit.n = 1;
-	in->lit.v = arena_alloc(m->arena, sizeof(double));
-	in->lit.v[0] = v;
+	in->lit.v = arena_alloc(m->arena, sizeof *in->lit.v);
+	if (hlo_type_is_float(t))
+		in->lit.v[0].f = v;
+	else
+		in->lit.v[0] = ev_from_double(t, v);
 	return i;
 }
 

@@ -217,11 +217,11 @@ START_TEST(constants_values_and_printing)
 	ck_assert_msg(m != NULL, "%s", f.err);
 	in = instr_named(m, "e", "a");
 	ck_assert_int_eq(in->lit.n, 4);
-	ck_assert(in->lit.v[0] == (double)0.1f);
+	ck_assert(in->lit.v[0].f == (double)0.1f);
 	in = instr_named(m, "e", "b");
-	ck_assert(in->lit.v[0] == 1.0);	/* ties to even in bf16 */
-	ck_assert(in->lit.v[1] == 3.296875);
-	ck_assert(instr_named(m, "e", "c")->lit.v[1] == -2);
+	ck_assert(in->lit.v[0].f == 1.0);	/* ties to even in bf16 */
+	ck_assert(in->lit.v[1].f == 3.296875);
+	ck_assert(instr_named(m, "e", "c")->lit.v[1].i == -2);
 	ck_assert_str_eq(fx_print(&f, m), "ENTRY e {\n"
 	    "  a = f32[4] constant({0.1, -inf, 1e-12, 3})\n"
 	    "  b = bf16[2] constant({1, 3.3})\n"

@@ -4,7 +4,8 @@
  * tolerances): the toy program, softmax, layer norm (bf16), dot with batch
  * dims, reduce max/add/argmax, broadcast, transpose, reshape/slice/concat,
  * a causal mask; plus bf16 rounding, integer wrap-around, determinism and
- * clean errors for unsupported operations and bad arguments.
+ * clean errors for unsupported operations and bad arguments; s64 and u64
+ * exact over their whole range.
  */
 #include <check.h>
 #include <math.h>
@@ -1244,6 +1245,311 @@ START_TEST(bitcast_reinterprets_tiled_layouts)
 }
 END_TEST
 
+/* ------------------------------------------------------ s64 and u64 */
+
+#define P53 ((int64_t)1 << 53)
+
+static const int64_t *
+s64s(const Fx *f, int k)
+{
+	return f->res[k].data;
+}
+
+static const uint64_t *
+u64s(const Fx *f, int k)
+{
+	return f->res[k].data;
+}
+
+static const uint8_t *
+preds(const Fx *f, int k)
+{
+	return f->res[k].data;
+}
+
+/* 2^53 + 1 and beyond: every bit counts, arithmetic wraps modulo 2^64 */
+START_TEST(s64_arithmetic_is_exact)
+{
+	static const char text[] = "ENTRY e {\n"
+	    "  a = s64[4] parameter(0)\n  one = s64[] constant(1)\n"
+	    "  b = s64[4] broadcast(one), dimensions={}\n"
+	    "  sum = s64[4] add(a, b)\n"
+	    "  k = s64[4] constant({3, -1, -1, 2})\n"
+	    "  q = s64[4] divide(a, k)\n  r = s64[4] remainder(a, k)\n"
+	    "  n = s64[4] negate(a)\n  ab = s64[4] abs(a)\n"
+	    "  m = s64[4] multiply(a, a)\n"
+	    "  ROOT t = (s64[4], s64[4], s64[4], s64[4], s64[4], s64[4]) "
+	    "tuple(sum, q, r, n, ab, m)\n}\n";
+	static const int64_t d[] = { 4 };
+	static const int64_t a[] = { P53 + 1, INT64_MAX, INT64_MIN, -7 };
+	static const int64_t sum[] = { P53 + 2, INT64_MIN, INT64_MIN + 1, -6 };
+	static const int64_t q[] = { 3002399751580331, -INT64_MAX, INT64_MIN,
+	    -3 };
+	static const int64_t r[] = { 0, 0, 0, -1 };
+	static const int64_t n[] = { -P53 - 1, -INT64_MAX, INT64_MIN, 7 };
+	static const int64_t ab[] = { P53 + 1, INT64_MAX, INT64_MIN, 7 };
+	HloBuf args[1];
+	Fx f;
+	int i;
+
+	args[0] = buf_of(HT_S64, 1, d, a);
+	run_text(&f, text, args, 1);
+	ck_assert_int_eq(f.nres, 6);
+	for (i = 0; i < 4; i++) {
+		ck_assert(s64s(&f, 0)[i] == sum[i]);
+		ck_assert(s64s(&f, 1)[i] == q[i]);
+		ck_assert(s64s(&f, 2)[i] == r[i]);
+		ck_assert(s64s(&f, 3)[i] == n[i]);
+		ck_assert(s64s(&f, 4)[i] == ab[i]);
+		ck_assert(s64s(&f, 5)[i] == (int64_t)((uint64_t)a[i] *
+		    (uint64_t)a[i]));
+	}
+	fx_free(&f);
+}
+END_TEST
+
+START_TEST(s64_compare_select_reduce_sort_dot)
+{
+	static const char text[] = "add {\n"
+	    "  x = s64[] parameter(0)\n  y = s64[] parameter(1)\n"
+	    "  ROOT s = s64[] add(x, y)\n}\n"
+	    "max {\n"
+	    "  x = s64[] parameter(0)\n  y = s64[] parameter(1)\n"
+	    "  ROOT s = s64[] maximum(x, y)\n}\n"
+	    "lt {\n"
+	    "  x = s64[] parameter(0)\n  y = s64[] parameter(1)\n"
+	    "  ROOT l = pred[] compare(x, y), direction=LT\n}\n"
+	    "ENTRY e {\n"
+	    "  a = s64[4] parameter(0)\n"
+	    "  p = s64[] constant(9007199254740992)\n"
+	    "  b = s64[4] broadcast(p), dimensions={}\n"
+	    "  gt = pred[4] compare(a, b), direction=GT\n"
+	    "  lo = s64[] constant(9007199254740993)\n"
+	    "  hi = s64[] constant(9007199254740994)\n"
+	    "  c = s64[4] clamp(lo, a, hi)\n"
+	    "  s = s64[4] select(gt, a, b)\n"
+	    "  z = s64[] constant(0)\n"
+	    "  sum = s64[] reduce(a, z), dimensions={0}, to_apply=add\n"
+	    "  w = s64[3] reduce-window(a, z), window={size=2}, to_apply=max\n"
+	    "  o = s64[4] sort(a), dimensions={0}, to_apply=lt\n"
+	    "  x = s64[2] constant({1099511627777, 3})\n"
+	    "  y = s64[2] constant({1048576, 1})\n"
+	    "  d = s64[] dot(x, y), lhs_contracting_dims={0}, "
+	    "rhs_contracting_dims={0}\n"
+	    "  ROOT t = (pred[4], s64[4], s64[4], s64[], s64[3], s64[4], "
+	    "s64[]) tuple(gt, c, s, sum, w, o, d)\n}\n";
+	static const int64_t d4[] = { 4 };
+	static const int64_t a[] = { P53 + 1, P53, P53 + 3, P53 + 2 };
+	static const uint8_t gt[] = { 1, 0, 1, 1 };
+	static const int64_t c[] = { P53 + 1, P53 + 1, P53 + 2, P53 + 2 };
+	static const int64_t s[] = { P53 + 1, P53, P53 + 3, P53 + 2 };
+	static const int64_t w[] = { P53 + 1, P53 + 3, P53 + 3 };
+	static const int64_t o[] = { P53, P53 + 1, P53 + 2, P53 + 3 };
+	HloBuf args[1];
+	Fx f;
+	int i;
+
+	args[0] = buf_of(HT_S64, 1, d4, a);
+	run_text(&f, text, args, 1);
+	ck_assert_int_eq(f.nres, 7);
+	for (i = 0; i < 4; i++) {
+		ck_assert_uint_eq(preds(&f, 0)[i], gt[i]);
+		ck_assert(s64s(&f, 1)[i] == c[i]);
+		ck_assert(s64s(&f, 2)[i] == s[i]);
+		ck_assert(s64s(&f, 5)[i] == o[i]);
+	}
+	ck_assert(s64s(&f, 3)[0] == 4 * P53 + 6);
+	for (i = 0; i < 3; i++)
+		ck_assert(s64s(&f, 4)[i] == w[i]);
+	ck_assert(s64s(&f, 6)[0] == ((int64_t)1 << 60) + (1 << 20) + 3);
+	fx_free(&f);
+}
+END_TEST
+
+/* u64 is unsigned throughout: compare, divide, shifts, minimum */
+START_TEST(u64_is_unsigned_and_exact)
+{
+	static const char text[] = "ENTRY e {\n"
+	    "  a = u64[3] parameter(0)\n  z = u64[] constant(0)\n"
+	    "  zb = u64[3] broadcast(z), dimensions={}\n"
+	    "  gt = pred[3] compare(a, zb), direction=GT\n"
+	    "  k = u64[3] constant({3, 7, 0})\n"
+	    "  q = u64[3] divide(a, k)\n  r = u64[3] remainder(a, k)\n"
+	    "  sh = u64[3] constant({63, 1, 64})\n"
+	    "  srl = u64[3] shift-right-logical(a, sh)\n"
+	    "  shl = u64[3] shift-left(a, sh)\n"
+	    "  one = u64[] constant(1)\n"
+	    "  ob = u64[3] broadcast(one), dimensions={}\n"
+	    "  sum = u64[3] add(a, ob)\n  mn = u64[3] minimum(a, k)\n"
+	    "  ROOT t = (pred[3], u64[3], u64[3], u64[3], u64[3], u64[3], "
+	    "u64[3]) tuple(gt, q, r, srl, shl, sum, mn)\n}\n";
+	static const int64_t d3[] = { 3 };
+	static const uint64_t a[] = { UINT64_MAX, (uint64_t)1 << 63, 5 };
+	static const uint64_t q[] = { 6148914691236517205u,
+	    1317624576693539401u, UINT64_MAX };
+	static const uint64_t r[] = { 0, 1, 5 };
+	static const uint64_t srl[] = { 1, (uint64_t)1 << 62, 0 };
+	static const uint64_t shl[] = { (uint64_t)1 << 63, 0, 0 };
+	static const uint64_t sum[] = { 0, ((uint64_t)1 << 63) + 1, 6 };
+	static const uint64_t mn[] = { 3, 7, 0 };
+	HloBuf args[1];
+	Fx f;
+	int i;
+
+	args[0] = buf_of(HT_U64, 1, d3, a);
+	run_text(&f, text, args, 1);
+	ck_assert_int_eq(f.nres, 7);
+	for (i = 0; i < 3; i++) {
+		ck_assert_uint_eq(preds(&f, 0)[i], 1);
+		ck_assert(u64s(&f, 1)[i] == q[i]);
+		ck_assert(u64s(&f, 2)[i] == r[i]);
+		ck_assert(u64s(&f, 3)[i] == srl[i]);
+		ck_assert(u64s(&f, 4)[i] == shl[i]);
+		ck_assert(u64s(&f, 5)[i] == sum[i]);
+		ck_assert(u64s(&f, 6)[i] == mn[i]);
+	}
+	fx_free(&f);
+}
+END_TEST
+
+/*
+ * To a float in one rounding: 2^60 + 2^36 + 1 is just above the f32 tie
+ * 2^60 + 2^36, which a double (2^60 + 2^36) would turn into an exact
+ * tie and round to even, 2^60.  Floats to s64 and u64 saturate.
+ */
+START_TEST(s64_and_u64_convert_and_bitcast)
+{
+	static const char text[] = "ENTRY e {\n"
+	    "  s = s64[3] parameter(0)\n  u = u64[1] parameter(1)\n"
+	    "  f = f32[3] convert(s)\n  b = bf16[3] convert(s)\n"
+	    "  d = f64[1] convert(u)\n  us = s64[1] convert(u)\n"
+	    "  x = f64[2] constant({1e19, 4611686018427387904})\n"
+	    "  xs = s64[2] convert(x)\n  xu = u64[2] convert(x)\n"
+	    "  k = s64[] constant(4607182418800017409)\n"
+	    "  kf = f64[] bitcast-convert(k)\n"
+	    "  w = u32[1,2] bitcast-convert(u)\n"
+	    "  ROOT t = (f32[3], bf16[3], f64[1], s64[1], s64[2], u64[2], "
+	    "f64[], u32[1,2]) tuple(f, b, d, us, xs, xu, kf, w)\n}\n";
+	static const int64_t d3[] = { 3 }, d1[] = { 1 };
+	static const int64_t s[] = { ((int64_t)1 << 60) + ((int64_t)1 << 36) +
+	    1, P53 + 1, -(((int64_t)1 << 60) + ((int64_t)1 << 52) + 1) };
+	static const uint64_t u[] = { 0x0123456789abcdefu };
+	static const float bf[] = { 0x1p60f, 0x1p53f, -0x1.02p60f };
+	uint32_t halves[2];
+	HloBuf args[2];
+	Fx f;
+	int i;
+
+	args[0] = buf_of(HT_S64, 1, d3, s);
+	args[1] = buf_of(HT_U64, 1, d1, u);
+	run_text(&f, text, args, 2);
+	ck_assert_int_eq(f.nres, 8);
+	ck_assert(at(&f.res[0], 0) == 0x1.000002p60f);
+	for (i = 0; i < 3; i++) {
+		ck_assert(at(&f.res[0], i) == (float)s[i]);
+		ck_assert_uint_eq(((uint16_t *)f.res[1].data)[i],
+		    hlo_f32_to_bf16(bf[i]));
+	}
+	ck_assert(((double *)f.res[2].data)[0] == (double)u[0]);
+	ck_assert(s64s(&f, 3)[0] == (int64_t)u[0]);
+	ck_assert(s64s(&f, 4)[0] == INT64_MAX);
+	ck_assert(s64s(&f, 4)[1] == (int64_t)1 << 62);
+	ck_assert(u64s(&f, 5)[0] == 10000000000000000000u);
+	ck_assert(u64s(&f, 5)[1] == (uint64_t)1 << 62);
+	ck_assert(((double *)f.res[6].data)[0] == 1 + 0x1p-52);
+	memcpy(halves, u, sizeof halves);
+	ck_assert_uint_eq(((uint32_t *)f.res[7].data)[0], halves[0]);
+	ck_assert_uint_eq(((uint32_t *)f.res[7].data)[1], halves[1]);
+	fx_free(&f);
+}
+END_TEST
+
+/* Indices of type s64 and u64 clamp (or skip) by their exact values. */
+START_TEST(s64_and_u64_indices)
+{
+	static const char text[] = "add {\n"
+	    "  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+	    "  ROOT s = f32[] add(a, b)\n}\n"
+	    "ENTRY e {\n"
+	    "  a = f32[8] parameter(0)\n  i = s64[] parameter(1)\n"
+	    "  j = u64[] constant(18446744073709551615)\n"
+	    "  k = s64[] constant(-9223372036854775808)\n"
+	    "  di = f32[2] dynamic-slice(a, i), dynamic_slice_sizes={2}\n"
+	    "  dj = f32[2] dynamic-slice(a, j), dynamic_slice_sizes={2}\n"
+	    "  dk = f32[2] dynamic-slice(a, k), dynamic_slice_sizes={2}\n"
+	    "  gi = s64[2] constant({9223372036854775807, 2})\n"
+	    "  g = f32[2] gather(a, gi), offset_dims={}, "
+	    "collapsed_slice_dims={0}, start_index_map={0}, "
+	    "index_vector_dim=1, slice_sizes={1}\n"
+	    "  si = u64[2,1] constant({ {18446744073709551615}, {1} })\n"
+	    "  su = f32[2] constant({100, 10})\n"
+	    "  s = f32[8] scatter(a, si, su), update_window_dims={}, "
+	    "inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, "
+	    "index_vector_dim=1, to_apply=add\n"
+	    "  ROOT t = (f32[2], f32[2], f32[2], f32[2], f32[8]) "
+	    "tuple(di, dj, dk, g, s)\n}\n";
+	static const int64_t d8[] = { 8 };
+	static const float a[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+	static const int64_t i3[] = { 3 };
+	HloBuf args[2];
+	Fx f;
+	int i;
+
+	args[0] = buf_of(HT_F32, 1, d8, a);
+	args[1] = buf_of(HT_S64, 0, NULL, i3);
+	run_text(&f, text, args, 2);
+	ck_assert(at(&f.res[0], 0) == 3 && at(&f.res[0], 1) == 4);
+	ck_assert(at(&f.res[1], 0) == 6 && at(&f.res[1], 1) == 7);
+	ck_assert(at(&f.res[2], 0) == 0 && at(&f.res[2], 1) == 1);
+	ck_assert(at(&f.res[3], 0) == 7 && at(&f.res[3], 1) == 2);
+	for (i = 0; i < 8; i++)	/* 2^64 - 1 is out of range: skipped */
+		ck_assert(at(&f.res[4], i) == a[i] + (i == 1 ? 10 : 0));
+	fx_free(&f);
+}
+END_TEST
+
+/* Read and printed back digit for digit; out of range is an error. */
+START_TEST(s64_and_u64_constants_round_trip)
+{
+	static const char text[] = "ENTRY e {\n"
+	    "  a = s64[3] constant({9223372036854775807, "
+	    "-9223372036854775808, 9007199254740993})\n"
+	    "  ROOT b = u64[2] constant({18446744073709551615, "
+	    "9223372036854775808})\n}\n";
+	static const char *const bad[] = {
+	    "ENTRY e {\n  ROOT a = s64[] constant(9223372036854775808)\n}\n",
+	    "ENTRY e {\n  ROOT a = u64[] constant(18446744073709551616)\n}\n",
+	    "ENTRY e {\n  ROOT a = u64[] constant(-1)\n}\n",
+	};
+	Buf b = {0};
+	Fx f;
+	int i;
+
+	load_text(&f, text, sizeof text - 1);
+	hlo_print(&b, f.m);
+	buf_putc(&b, 0);
+	ck_assert_msg(strstr(b.p, "s64[3] constant({9223372036854775807, "
+	    "-9223372036854775808, 9007199254740993})") != NULL, "%s", b.p);
+	ck_assert_msg(strstr(b.p, "u64[2] constant({18446744073709551615, "
+	    "9223372036854775808})") != NULL, "%s", b.p);
+	buf_free(&b);
+	f.nres = hlo_eval(f.m, NULL, 0, f.res, 8, f.err, sizeof f.err);
+	ck_assert_msg(f.nres == 1, "%s", f.err);
+	ck_assert(u64s(&f, 0)[0] == UINT64_MAX);
+	ck_assert(u64s(&f, 0)[1] == (uint64_t)1 << 63);
+	fx_free(&f);
+	for (i = 0; i < 3; i++) {
+		memset(&f, 0, sizeof f);
+		srcmgr_init(&f.sm);
+		strtab_init(&f.strs, &f.a);
+		diag_init(&f.d, &f.sm, stderr);
+		ck_assert_ptr_null(hlo_read(&f.d, srcmgr_add(&f.sm, "m.hlo",
+		    bad[i], strlen(bad[i])), &f.a, &f.strs));
+		fx_free(&f);
+	}
+}
+END_TEST
+
 static Suite *
 suite(void)
 {
@@ -1281,6 +1587,12 @@ suite(void)
 	tcase_add_test(t, collectives_are_read_but_not_evaluated);
 	tcase_add_test(t, large_values_are_released_after_their_last_use);
 	tcase_add_test(t, bitcast_reinterprets_tiled_layouts);
+	tcase_add_test(t, s64_arithmetic_is_exact);
+	tcase_add_test(t, s64_compare_select_reduce_sort_dot);
+	tcase_add_test(t, u64_is_unsigned_and_exact);
+	tcase_add_test(t, s64_and_u64_convert_and_bitcast);
+	tcase_add_test(t, s64_and_u64_indices);
+	tcase_add_test(t, s64_and_u64_constants_round_trip);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -248,8 +248,8 @@ START_TEST(broadcast_keepdims)
 	ints_are(&red->dims, 1, d1);
 	ck_assert_int_eq(f.m->comp.v[red->callee]->instr.v[2]->op,
 	    HLO_MAXIMUM);
-	ck_assert(isinf(operand(&f, red, 1)->lit.v[0]) &&
-	    operand(&f, red, 1)->lit.v[0] < 0);
+	ck_assert(isinf(operand(&f, red, 1)->lit.v[0].f) &&
+	    operand(&f, red, 1)->lit.v[0].f < 0);
 	fx_free(&f);
 }
 END_TEST
@@ -266,11 +266,11 @@ START_TEST(mean_divides_by_count)
 	red = operand(&f, dv, 0);
 	ck_assert_int_eq(red->op, HLO_REDUCE);
 	ck_assert_int_eq(f.m->comp.v[red->callee]->instr.v[2]->op, HLO_ADD);
-	ck_assert_double_eq(operand(&f, red, 1)->lit.v[0], 0);
+	ck_assert_double_eq(operand(&f, red, 1)->lit.v[0].f, 0);
 	bc = operand(&f, dv, 1);
 	ck_assert_int_eq(bc->op, HLO_BROADCAST);
 	ck_assert_int_eq(bc->dims.n, 0);
-	ck_assert_double_eq(operand(&f, bc, 0)->lit.v[0], 6);
+	ck_assert_double_eq(operand(&f, bc, 0)->lit.v[0].f, 6);
 	fx_free(&f);
 }
 END_TEST

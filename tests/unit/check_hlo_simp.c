@@ -203,12 +203,12 @@ START_TEST(divide_by_power_of_two_becomes_multiply)
 	ck_assert_str_eq(r->meta.op_name, "mean");
 	k = operand(m, operand(m, r, 1), 0);
 	ck_assert_int_eq(k->op, HLO_CONSTANT);
-	ck_assert(k->lit.v[0] == 0.015625);
+	ck_assert(k->lit.v[0].f == 0.015625);
 	hfx_free(&f);
 	m = run(&f, div_array, "algsimp", 1);
 	ck_assert_int_eq(root(m)->op, HLO_MULTIPLY);
 	k = operand(m, root(m), 1);
-	ck_assert(k->lit.v[1] == -4 && k->lit.v[2] == 1.0 / 1024);
+	ck_assert(k->lit.v[1].f == -4 && k->lit.v[2].f == 1.0 / 1024);
 	hfx_free(&f);
 }
 END_TEST
@@ -641,7 +641,7 @@ START_TEST(dot_of_depth_one_is_a_multiply)
 		ck_assert_int_eq(root(m)->op, HLO_ADD);
 		zero = operand(m, operand(m, root(m), 1), 0);
 		ck_assert_int_eq(zero->op, HLO_CONSTANT);
-		ck_assert(zero->lit.v[0] == 0 && !signbit(zero->lit.v[0]));
+		ck_assert(zero->lit.v[0].f == 0 && !signbit(zero->lit.v[0].f));
 		mul = operand(m, root(m), 0);
 		ck_assert_int_eq(mul->op, HLO_MULTIPLY);
 		ck_assert_int_eq(operand(m, mul, 0)->op, HLO_BROADCAST);
@@ -700,6 +700,18 @@ static const char mask_fold[] = MOD(
     "  c = pred[128,128]{1,0} compare(i, j), direction=GE\n"
     "  ROOT o = pred[128,128]{1,0} and(c, p)\n");
 
+static const char fold_64[] = MOD(
+    "  p = s64[2]{0} parameter(0)\n"
+    "  a = s64[2]{0} constant({9007199254740993, 9223372036854775807})\n"
+    "  b = s64[2]{0} constant({2, 1})\n"
+    "  m = s64[2]{0} multiply(a, b)\n"
+    "  c = s64[2]{0} add(m, b)\n"
+    "  u = u64[] constant(18446744073709551615)\n"
+    "  o = u64[] constant(1)\n"
+    "  d = u64[] subtract(u, o)\n"
+    "  q = s64[2]{0} add(p, c)\n"
+    "  ROOT r = (s64[2]{0}, u64[]) tuple(q, d)\n");
+
 START_TEST(constants_fold_through_the_evaluator)
 {
 	HFx f;
@@ -722,6 +734,13 @@ START_TEST(constants_fold_through_the_evaluator)
 	ck_assert_int_eq(hfx_count(m, HLO_DOT, 0), 1);
 	ck_assert_int_eq(hfx_count(m, HLO_CONVERT, 0), 0);
 	ck_assert_int_eq(operand(m, root(m), 0)->op, HLO_ADD);
+	hfx_free(&f);
+	/* s64 and u64 fold to their exact values, wrapped */
+	m = run(&f, fold_64, "constant-folding", 1);
+	ck_assert_ptr_nonnull(strstr(hfx_print(&f, m), "s64[2]{0} constant("
+	    "{18014398509481988, -9223372036854775808})"));
+	ck_assert_ptr_nonnull(strstr(hfx_print(&f, m), "u64[] constant("
+	    "18446744073709551614)"));
 	hfx_free(&f);
 	/* a [512,256] result is over the size cap: the iotas stay */
 	m = run(&f, big_fold, "constant-folding", 0);
