@@ -6,6 +6,7 @@
  * keeps going; a module that passes is safe for the evaluator and passes.
  */
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "graph/graph.h"
@@ -287,6 +288,58 @@ entry_layout(V *v, const HloComp *e)
 		    "match entry_computation_layout", e->name);
 }
 
+/*
+ * Operands must not form a cycle (the text may use a name before its
+ * line, but not depend on itself): a depth-first walk with an explicit
+ * stack, as a chain may be long.  One error per cycle, at the
+ * instruction that closes it.
+ */
+static void
+acyclic(V *v, const HloComp *c)
+{
+	int n = c->instr.n, top, i, u, k;
+	char *state = xcalloc((size_t)n + 1, 1);	/* 0 new, 1 open, 2 done */
+	int *node = xmalloc(sizeof(int) * ((size_t)n + 1));
+	int *next = xmalloc(sizeof(int) * ((size_t)n + 1));
+
+	for (i = 0; i < n; i++) {
+		if (state[i])
+			continue;
+		top = 0;
+		node[0] = i;
+		next[0] = 0;
+		state[i] = 1;
+		while (top >= 0) {
+			const HloInstr *in = c->instr.v[node[top]];
+			if (next[top] == in->noperand) {
+				state[node[top--]] = 2;
+				continue;
+			}
+			u = in->operand[next[top]++];
+			if (u < 0 || u >= n || state[u] == 2)
+				continue;
+			if (state[u] == 1) {
+				if (u == node[top])
+					err(v, in->loc, "'%s' uses itself",
+					    in->name);
+				else
+					err(v, in->loc, "'%s' and '%s' use "
+					    "each other through their operands "
+					    "(a cycle)", in->name,
+					    c->instr.v[u]->name);
+				continue;
+			}
+			state[u] = 1;
+			k = ++top;
+			node[k] = u;
+			next[k] = 0;
+		}
+	}
+	free(state);
+	free(node);
+	free(next);
+}
+
 int
 hlo_verify(const HloModule *m, Diag *d)
 {
@@ -302,6 +355,7 @@ hlo_verify(const HloModule *m, Diag *d)
 		for (j = 0; j < c->instr.n; j++)
 			instr(&v, c, c->instr.v[j]);
 		params(&v, c);
+		acyclic(&v, c);
 	}
 	if (!hlo_entry(m)) {
 		Loc none = {0};

@@ -1,8 +1,9 @@
 /*
  * fuzz_hlo.c - libFuzzer target for the graph path's HLO text reader,
- * verifier, printer and evaluator over arbitrary bytes.  Any crash, hang,
- * leak or sanitizer report is a bug, and so is a module whose printed text
- * does not read back to the same text (the target aborts then).
+ * verifier, printer, evaluator and pass pipeline over arbitrary bytes.
+ * Any crash, hang, leak or sanitizer report is a bug, and so is a module
+ * whose printed text does not read back to the same text, before or
+ * after the passes (the target aborts then).
  *
  * Build: ./configure --enable-fuzzing && make fuzz   (needs clang)
  */
@@ -53,6 +54,25 @@ run(const HloModule *m)
 		hlo_buf_free(&args[i]);
 }
 
+/* The pass pipeline, verified after every pass (a broken invariant is
+   a bug() that aborts); its result must read back and run. */
+static void
+optimize(SrcMgr *sm, Diag *d, Arena *a, Strtab *strs, HloModule *m)
+{
+	HloOptOpts o = {0};
+	Buf p = {0};
+	HloModule *back;
+
+	o.verify = 1;
+	if (hlo_optimize(m, &o, d) == 0) {
+		hlo_print(&p, m);
+		if (!(back = read_text(sm, d, a, strs, p.p ? p.p : "", p.n)))
+			abort();	/* optimised text does not read back */
+		run(back);
+	}
+	buf_free(&p);
+}
+
 int
 LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
@@ -80,6 +100,7 @@ LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		if (p1.n != p2.n || memcmp(p1.p, p2.p, p1.n) != 0)
 			abort();	/* round trip is not stable */
 		run(m);
+		optimize(&sm, &d, &a, &strs, m);
 	}
 	buf_free(&p1);
 	buf_free(&p2);
