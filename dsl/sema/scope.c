@@ -346,6 +346,27 @@ const_eval(Sema *S, const Ast *e, int64_t *v)
 	}
 }
 
+/* A compile-time integer within +-2^40 (an export's size parameter:
+   where the kernel uses it as a size, that use checks it is positive). */
+int
+const_param(Sema *S, const Ast *e, const char *what, int64_t *v)
+{
+	Ctx sctx = S->ctx;
+	int rc;
+
+	S->ctx = CTX_CONST;
+	rc = const_eval(S, e, v);
+	S->ctx = sctx;
+	if (rc)
+		return -1;
+	if (*v > ((int64_t)1 << 40) || *v < -((int64_t)1 << 40)) {
+		se_error(S, e->loc, "%s is %lld; it must be within +-2^40",
+		    what, (long long)*v);
+		return -1;
+	}
+	return 0;
+}
+
 int
 const_size(Sema *S, const Ast *e, const char *what, int64_t *v)
 {

@@ -115,7 +115,7 @@ export_args(Sema *S, const Ast *ex, const Ast *def, int64_t *args)
 	}
 	S->ctx = CTX_CONST;
 	for (i = 0; i < n; i++)
-		if (const_size(S, ex->u.export.targs.v[i], arena_printf(S->a,
+		if (const_param(S, ex->u.export.targs.v[i], arena_printf(S->a,
 		    "size parameter '%s'", def->u.def.tparams.v[i]->u.name),
 		    &args[i]))
 			bad = 1;

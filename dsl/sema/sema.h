@@ -85,6 +85,8 @@ int scope_reserved(Sema *S, const char *name, Loc loc);
 int const_eval(Sema *S, const Ast *e, int64_t *v);
 /* A positive size: const_eval plus the > 0 check; what names it. */
 int const_size(Sema *S, const Ast *e, const char *what, int64_t *v);
+/* An export's size parameter: any integer within +-2^40. */
+int const_param(Sema *S, const Ast *e, const char *what, int64_t *v);
 const Ast *module_find(const Ast *module, const char *name);
 int builtin_known(const char *name);
 

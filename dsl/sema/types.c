@@ -266,6 +266,66 @@ fold(Sema *S, CxOp op, const CExpr *l, const CExpr *r, Loc loc)
 	return e;
 }
 
+/* 1 or 0 if e is a bool constant (of any shape: a constant is one value
+   broadcast), else -1. */
+static int
+const_truth(const CExpr *e)
+{
+	if (e->op != CX_CONST || e->dtype != DT_BOOL)
+		return -1;
+	return e->u.cst.i != 0;
+}
+
+/*
+ * Folds what a size parameter decides (MASK == 1, 'false && x', 'x +
+ * OFFSET' with OFFSET 0): a compare of two scalar integer constants, an
+ * and / or with a scalar bool constant, which either decides it or
+ * leaves the other side, and an integer + or - of 0; so a kernel can
+ * choose a computation by an export's parameters at no cost.  NULL if
+ * nothing folds.
+ */
+static CExpr *
+fold_logic(Sema *S, CxOp op, CExpr *l, CExpr *r, const Shape *sh, Loc loc)
+{
+	int64_t a = l->u.cst.i, b = r->u.cst.i, v;
+	int tl = const_truth(l), tr = const_truth(r), decide = op == CX_OR;
+	CExpr *e;
+
+	if (op >= CX_LT && op <= CX_NE) {
+		if (l->op != CX_CONST || r->op != CX_CONST || l->shape.rank ||
+		    r->shape.rank || !dtype_is_int(l->dtype))
+			return NULL;
+		switch (op) {
+		case CX_LT: v = a < b; break;
+		case CX_LE: v = a <= b; break;
+		case CX_GT: v = a > b; break;
+		case CX_GE: v = a >= b; break;
+		case CX_EQ: v = a == b; break;
+		default: v = a != b; break;
+		}
+		return cx_const_int(S, v, DT_BOOL, loc);
+	}
+	/* integer x + 0, 0 + x, x - 0 (an offset parameter of 0) */
+	if ((op == CX_ADD || op == CX_SUB) && dtype_is_int(l->dtype)) {
+		if (r->op == CX_CONST && b == 0)
+			return broadcast_to(S, l, sh);
+		if (op == CX_ADD && l->op == CX_CONST && a == 0)
+			return broadcast_to(S, r, sh);
+		return NULL;
+	}
+	if (op != CX_AND && op != CX_OR)
+		return NULL;
+	if (tl == decide || tr == decide)
+		e = cx_const_int(S, decide, DT_BOOL, loc);
+	else if (tl >= 0)
+		e = r;
+	else if (tr >= 0)
+		e = l;
+	else
+		return NULL;
+	return broadcast_to(S, e, sh);
+}
+
 /* Elementwise binary node with broadcasting; NULL after an error. */
 CExpr *
 elementwise2(Sema *S, const Ast *at, CxOp op, const char *spell, CExpr *l,
@@ -299,7 +359,8 @@ elementwise2(Sema *S, const Ast *at, CxOp op, const char *spell, CExpr *l,
 		    "each pair of sizes must be equal or one of them 1");
 		return NULL;
 	}
-	if ((e = fold(S, op, l, r, at->loc)))
+	if ((e = fold(S, op, l, r, at->loc)) ||
+	    (e = fold_logic(S, op, l, r, &sh, at->loc)))
 		return e;
 	e = cx_new(S, op, cmp ? DT_BOOL : l->dtype, &sh, at->loc, 2);
 	e->weak = l->weak && r->weak && !cmp;
