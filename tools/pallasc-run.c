@@ -218,6 +218,19 @@ splash_tables(const CKernel *k, InterpBuf *b)
 		if (strcmp(k->op[i].name, "data_next") == 0)
 			dn = i;
 	}
+	/* splash.pk's mask parameters: tables of another mask would give
+	   wrong numbers */
+	if (sema_param(k, "MASK") >= 0 && (sema_param(k, "MASK") != 1 ||
+	    sema_param(k, "MA") != 0)) {
+		fprintf(stderr, "pallasc: error: --splash-causal builds the "
+		    "tables of a causal mask, but '%s' applies another (its "
+		    "MASK, MA, MB, MC are %lld, %lld, %lld, %lld)\n", k->name,
+		    (long long)sema_param(k, "MASK"),
+		    (long long)sema_param(k, "MA"),
+		    (long long)sema_param(k, "MB"),
+		    (long long)sema_param(k, "MC"));
+		return -1;
+	}
 	if (bm < 0 || dn < 0 || S <= 0 || BQ <= 0 || BKV <= 0 ||
 	    k->op[bm].dtype != DT_I32 || k->op[bm].shape.rank != 3 ||
 	    !shape_eq(&k->op[bm].shape, &k->op[dn].shape) ||

@@ -39,6 +39,15 @@ mkdir "$tmp/s" || exit 99
 	bad "splash_fwd_small: exit status $?: $(cat "$tmp/out")"
 "$check" splash "$tmp/s" 1e-5 || bad "splash_fwd_small: wrong result"
 
+# 2b. Causal tables for an export that applies another mask are refused
+# (they would give wrong numbers).
+"$PALLASC" --interpret --run "$top_srcdir/tests/interp/splash_shapes.pk" \
+	--entry splash_local_20_36 --splash-causal >"$tmp/out" 2>&1
+status=$?
+[ $status -ne 0 ] || bad "--splash-causal on a local export: exit 0"
+grep -q "splash-causal builds the tables of a causal mask, but" \
+	"$tmp/out" || bad "--splash-causal on a local export: $(cat "$tmp/out")"
+
 # 3. Checksums of the toy func with inputs of ones: every row of h is
 # constant, so softmax gives 1/64 everywhere and p @ w2 is exactly 1.
 "$PALLASC" --interpret --run "$top_srcdir/tests/interp/toy.pk" --input=ones \

@@ -16,6 +16,7 @@
 
 #include "tests/unit/vliwtest.h"
 #include "kernels/splash/splash_host.h"
+#include "tests/unit/splashmask.h"
 
 /*
  * PENDING: the features the backend does not lower yet.  A pending test
@@ -196,21 +197,22 @@ FEATURE(unaligned, 0, NULL, "wide", "narrow_cols", "odd_rows", "dma_wide")
 
 /* ------------------------------------------------------------ Splash */
 
-/* The causal block_mask and data_next tables (kernels/splash/). */
+/* The block_mask and data_next tables of the mask the export applies
+   (its MASK, MA, MB, MC: tests/unit/splashmask.h). */
 static void
 causal_tables(const CKernel *k, InterpBuf *b, void *arg)
 {
 	int i, bm = -1, dn = -1;
+	int64_t S = sema_param(k, "S");
 
 	(void)arg;
 	for (i = 0; i < k->nop; i++)
 		if (k->op[i].role == ROLE_SMEM_TABLE)
 			*(strcmp(k->op[i].name, "block_mask") == 0 ? &bm : &dn) = i;
 	ck_assert(bm >= 0 && dn >= 0);
-	ck_assert_int_eq(splash_causal_tables((int)k->op[bm].shape.d[0],
-	    (int)sema_param(k, "S"), (int)sema_param(k, "BQ"),
-	    (int)sema_param(k, "BKV"),
-	    b[bm].data, b[dn].data), 0);
+	ck_assert_int_eq(splash_mask_tables((int)k->op[bm].shape.d[0], (int)S,
+	    (int)S, (int)sema_param(k, "BQ"), (int)sema_param(k, "BKV"),
+	    export_mask, &k->param_val[6], b[bm].data, b[dn].data), 0);
 }
 
 /* The causal tables with no block to run for query block 1 of head 0:
@@ -252,6 +254,36 @@ START_TEST(splash)
 }
 END_TEST
 
+/* Each mask kind the kernel applies (tests/interp/splash_shapes.pk),
+   compiled for small and v4, against interpret mode. */
+START_TEST(splash_masks)
+{
+	static const char *const e[] = { "splash_full", "splash_causal_m40",
+		"splash_causal_p17", "splash_local_48_0", "splash_local_20_36",
+		"splash_local_inf_10", "splash_chunked_64",
+		"splash_chunked_50", NULL };
+	VtOpts o = { .tol = 1e-5, .seed = 5, .tables = causal_tables };
+	char *kern = slurp("../../kernels/splash/splash.pk");
+	char *shapes = slurp("../../tests/interp/splash_shapes.pk");
+	char *inc = strstr(shapes, "#include"), *src;
+	int i;
+
+	/* the text has no file name to include from: kernel, then exports */
+	ck_assert_ptr_nonnull(inc);
+	memcpy(inc, "//", 2);
+	src = xmalloc(strlen(kern) + strlen(shapes) + 2);
+	sprintf(src, "%s\n%s", kern, shapes);
+	free(kern);
+	free(shapes);
+
+	for (i = 0; e[i]; i++) {
+		vt_check(src, "small", e[i], &o, NULL);
+		vt_check(src, "v4", e[i], &o, NULL);
+	}
+	free(src);
+}
+END_TEST
+
 static Suite *
 suite(void)
 {
@@ -280,6 +312,7 @@ suite(void)
 	tcase_add_test(t, narrow);
 	tcase_add_test(t, unaligned);
 	tcase_add_test(t, splash);
+	tcase_add_test(t, splash_masks);
 	suite_add_tcase(s, t);
 	return s;
 }

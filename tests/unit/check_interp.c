@@ -18,6 +18,7 @@
 #include "dsl/interp/interp.h"
 #include "kernels/matmul/matmul_host.h"
 #include "kernels/splash/splash_host.h"
+#include "tests/unit/splashmask.h"
 
 typedef struct Fixture {
 	Arena a;
@@ -260,8 +261,7 @@ END_TEST
 
 /*
  * Causal, except that the rows of the second query block of head 0 (ctx:
- * the block size) keep no key: no block runs for them.  (Rows masked
- * inside a partial block need a mask other than causal applied there.)
+ * the block size) keep no key: no block runs for them.
  */
 static int
 causal_with_empty_rows(void *ctx, int h, int q, int k)
@@ -271,8 +271,9 @@ causal_with_empty_rows(void *ctx, int h, int q, int k)
 	return k <= q && !(h == 0 && q >= bq && q < 2 * bq);
 }
 
-/* Runs one Splash export against the double reference, with the causal
-   mask, or with causal_with_empty_rows if 'empty'. */
+/* Runs one Splash export against the double reference, with the mask it
+   applies (tests/unit/splashmask.h), or with causal_with_empty_rows if
+   'empty'. */
 static void
 splash_run(const char *file, const char *name, int empty, double *err_o,
     double *err_lse, InterpStats *st)
@@ -285,6 +286,8 @@ splash_run(const char *file, const char *name, int empty, double *err_o,
 	double *ro, *rl, eo = 0, el = 0, mo = 0, ml = 0;
 	float *q;
 	int bq;
+	SplashMaskFn *fn;
+	void *ctx;
 
 	load(&f, file);
 	k = kernel_named(&f, name);
@@ -295,17 +298,14 @@ splash_run(const char *file, const char *name, int empty, double *err_o,
 	BQ = k->param_val[4];
 	BKV = k->param_val[5];
 	bq = (int)BQ;
+	fn = empty ? causal_with_empty_rows : export_mask;
+	ctx = empty ? (void *)&bq : (void *)&k->param_val[6];
 	b = operands(k, 10);
 	q = b[2].data;
 	for (i = 0; i < H * S * D; i++)		/* pre-scaled q */
 		q[i] /= sqrtf((float)D);
-	if (empty)
-		ck_assert_int_eq(splash_mask_tables((int)H, (int)S, (int)S,
-		    (int)BQ, (int)BKV, causal_with_empty_rows, &bq,
-		    b[1].data, b[0].data), 0);
-	else
-		ck_assert_int_eq(splash_causal_tables((int)H, (int)S, (int)BQ,
-		    (int)BKV, b[1].data, b[0].data), 0);
+	ck_assert_int_eq(splash_mask_tables((int)H, (int)S, (int)S, (int)BQ,
+	    (int)BKV, fn, ctx, b[1].data, b[0].data), 0);
 	o.stats = st;
 	ck_assert_msg(interp_kernel(k, b, k->nop, &o, &f.d) == 0, "%s",
 	    diags(&f));
@@ -313,8 +313,7 @@ splash_run(const char *file, const char *name, int empty, double *err_o,
 	ro = xmalloc((size_t)n * sizeof(double));
 	rl = xmalloc((size_t)(H * S) * sizeof(double));
 	ck_assert_int_eq(splash_reference((int)H, (int)KVH, (int)S, (int)D,
-	    q, b[3].data, b[4].data, empty ? causal_with_empty_rows :
-	    splash_causal, &bq, ro, rl), 0);
+	    q, b[3].data, b[4].data, fn, ctx, ro, rl), 0);
 	for (i = 0; i < n; i++) {
 		float x = ((float *)b[5].data)[i];
 		ck_assert_msg(!isnan(x), "o[%lld] is NaN", (long long)i);
@@ -354,9 +353,18 @@ static const struct { const char *file, *name; } splash_shapes[] = {
 	{ "kernels/splash/splash.pk", "splash_fwd_h4_s512" },	/* 4:2 */
 	{ "tests/interp/splash_shapes.pk", "splash_h4_kv2_s256" },
 	{ "tests/interp/splash_shapes.pk", "splash_h4_kv1_s256" },
+	/* each mask kind, D = 32 */
+	{ "tests/interp/splash_shapes.pk", "splash_full" },
+	{ "tests/interp/splash_shapes.pk", "splash_causal_m40" },
+	{ "tests/interp/splash_shapes.pk", "splash_causal_p17" },
+	{ "tests/interp/splash_shapes.pk", "splash_local_48_0" },
+	{ "tests/interp/splash_shapes.pk", "splash_local_20_36" },
+	{ "tests/interp/splash_shapes.pk", "splash_local_inf_10" },
+	{ "tests/interp/splash_shapes.pk", "splash_chunked_64" },
+	{ "tests/interp/splash_shapes.pk", "splash_chunked_50" },
 };
 
-START_TEST(splash_causal_vs_reference)
+START_TEST(splash_masks_vs_reference)
 {
 	double eo, el;
 
@@ -689,7 +697,7 @@ suite(void)
 	tcase_add_test(t, matmul_f32_inputs);
 	tcase_add_test(t, matmul_shuffled_order);
 	tcase_add_test(t, splash_empty_rows_are_zero);
-	tcase_add_loop_test(t, splash_causal_vs_reference, 0,
+	tcase_add_loop_test(t, splash_masks_vs_reference, 0,
 	    (int)countof(splash_shapes));
 	tcase_add_test(t, splash_skipped_steps_fetch_nothing);
 	tcase_add_test(t, toy_func_vs_reference);

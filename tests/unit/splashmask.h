@@ -1,0 +1,29 @@
+/*
+ * splashmask.h - the tests' own statement of the masks a Splash export
+ * applies (kernels/splash/splash.pk: its last four size parameters MASK,
+ * MA, MB, MC), written apart from the library and pallasc so that it
+ * checks them.
+ */
+#ifndef PALLAS_TESTS_SPLASHMASK_H
+#define PALLAS_TESTS_SPLASHMASK_H
+
+#include <stdint.h>
+
+/* A SplashMaskFn over ctx = the export's int64_t {MASK, MA, MB, MC}. */
+static int
+export_mask(void *ctx, int h, int q, int k)
+{
+	const int64_t *p = ctx;
+
+	(void)h;
+	switch (p[0]) {
+	case 0: return 1;
+	case 1: return k <= q + p[1];
+	case 2: return (p[1] < 0 || k >= q + p[3] - p[1]) &&
+	    (p[2] < 0 || k <= q + p[3] + p[2]);
+	case 3: return k <= q && k / p[1] == q / p[1];
+	default: return 0;
+	}
+}
+
+#endif
