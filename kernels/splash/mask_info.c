@@ -327,7 +327,7 @@ store_append(Store *st)
 static int
 store_find(Store *st)
 {
-	uint64_t hv = splash_mask_fnv(0xcbf29ce484222325ull, st->tmp,
+	uint64_t hv = splash_mask_fnv(SPLASH_MASK_FNV_BASIS, st->tmp,
 	    st->bytes);
 	size_t k;
 	int idx;
@@ -400,11 +400,15 @@ bad_args(const SplashMask *m, int H, long Sq, long Skv, int BQ, int BKV,
 		    "%d is not 0", Sq, BQ, Skv, BKV);
 		return 1;
 	}
+	if (Sq > SPLASH_MASK_MAX || Skv > SPLASH_MASK_MAX) {
+		splash_mask_err(err, nerr, "Sq %ld or Skv %ld is above "
+		    "SPLASH_MASK_MAX", Sq, Skv);
+		return 1;
+	}
+	/* nq * nk cannot overflow: both are below 2^31 when it runs */
 	nq = Sq / BQ;
 	nk = Skv / BKV;
-	if (Sq > SPLASH_MASK_MAX || Skv > SPLASH_MASK_MAX ||
-	    nq > INT32_MAX || nk > INT32_MAX ||
-	    nq * nk > INT32_MAX / H) {
+	if (nq > INT32_MAX || nk > INT32_MAX || nq * nk > INT32_MAX / H) {
 		splash_mask_err(err, nerr, "too many blocks (H %d x %ld x %ld "
 		    "exceeds 2^31 - 1)", H, nq, nk);
 		return 1;

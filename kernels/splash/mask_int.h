@@ -29,7 +29,8 @@ struct SplashMask {
 	uint64_t hash;
 };
 
-/* FNV-1a, 64 bits, over n bytes. */
+/* FNV-1a, 64 bits, over n bytes, from h (at first the basis). */
+#define SPLASH_MASK_FNV_BASIS 0xcbf29ce484222325ull
 uint64_t splash_mask_fnv(uint64_t h, const void *p, size_t n);
 /* v as 8 little-endian bytes, so digests do not depend on the host. */
 uint64_t splash_mask_fnv_i64(uint64_t h, int64_t v);

@@ -10,7 +10,6 @@
 
 #include "kernels/splash/mask_int.h"
 
-#define FNV_BASIS 0xcbf29ce484222325ull
 #define FNV_PRIME 0x100000001b3ull
 
 uint64_t
@@ -73,7 +72,7 @@ seal(SplashMask *m)
 
 	if (!m)
 		return NULL;
-	h = splash_mask_fnv_i64(FNV_BASIS, m->kind);
+	h = splash_mask_fnv_i64(SPLASH_MASK_FNV_BASIS, m->kind);
 	h = splash_mask_fnv_i64(h, m->offset);
 	h = splash_mask_fnv_i64(h, m->left);
 	h = splash_mask_fnv_i64(h, m->right);

@@ -768,8 +768,10 @@ START_TEST(bad_arguments_are_refused)
 	info_fails(c, 1, 64, 64, 16, -16, "positive");
 	info_fails(c, 1, 60, 64, 16, 16, "is not 0");
 	info_fails(c, 1, 64, 60, 16, 16, "is not 0");
-	info_fails(c, 1, 1L << 62, 64, 512, 16, "too many");
-	info_fails(c, 1, 1L << 62, 64, 1 << 30, 16, "too many");
+	info_fails(c, 1, 1L << 62, 64, 512, 16, "above SPLASH_MASK_MAX");
+	info_fails(c, 1, 64, 1L << 62, 16, 1 << 30, "above SPLASH_MASK_MAX");
+	info_fails(c, 1, 1L << 60, 64, 512, 16, "too many");
+	info_fails(c, 1, 64, 1L << 60, 16, 1 << 28, "too many");
 	info_fails(c, 1 << 20, 1L << 20, 1L << 20, 64, 64, "too many");
 	info_fails(c, 1, 1L << 40, 1L << 40, 1 << 20, 1 << 20, "too many");
 	info_fails(h2, 3, 64, 64, 16, 16, "not H = 3");
