@@ -19,6 +19,7 @@
 #ifndef PALLAS_SPLASH_MASK_H
 #define PALLAS_SPLASH_MASK_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -45,6 +46,13 @@ typedef enum SplashMaskKind {
 /* Unbounded side of a local window. */
 #define SPLASH_UNBOUNDED (-1L)
 
+/*
+ * The largest offset, window side, chunk and sequence length (a
+ * constructor given more returns NULL), so that no difference of
+ * coordinates and parameters overflows.
+ */
+#define SPLASH_MASK_MAX (LONG_MAX / 4)
+
 SplashMask *splash_mask_full(void);
 SplashMask *splash_mask_causal(long offset);
 /* left, right >= 0, or SPLASH_UNBOUNDED. */
@@ -56,10 +64,11 @@ SplashMask *splash_mask_segments(long Sq, const int32_t *q_ids, long Skv,
     const int32_t *kv_ids);
 /* A dense [Sq][Skv] mask (nonzero = keep), copied. */
 SplashMask *splash_mask_dense(long Sq, long Skv, const uint8_t *keep);
-/* One mask per head (not nested: none of them a HEADS mask); takes new
-   references to the masks. */
+/* One mask per head (not nested: none of them a HEADS mask or contains
+   one); takes new references to the masks. */
 SplashMask *splash_mask_heads(int H, SplashMask *const *per_head);
-/* The element-wise and / or of two masks (new references to both). */
+/* The element-wise and / or of two masks (new references to both); if
+   both contain a HEADS mask, the two have the same count. */
 SplashMask *splash_mask_and(SplashMask *a, SplashMask *b);
 SplashMask *splash_mask_or(SplashMask *a, SplashMask *b);
 
@@ -67,9 +76,10 @@ SplashMask *splash_mask_ref(SplashMask *m);
 /* Drops a reference; NULL is allowed. */
 void splash_mask_free(SplashMask *m);
 
+/* The kind at the root of m (SPLASH_MASK_FULL for a NULL m). */
 SplashMaskKind splash_mask_kind(const SplashMask *m);
 /* 1 if m keeps (h, q, k), else 0 (also outside a dense or segment
-   mask's extent). */
+   mask's extent, at a negative q or k, and for a NULL m). */
 int splash_mask_at(const SplashMask *m, int h, long q, long k);
 
 /*
@@ -80,7 +90,7 @@ int splash_mask_at(const SplashMask *m, int h, long q, long k);
  * splash_mask_describe() writes it (a mask made from memory, segments or
  * dense, as segments:<Sq,Skv ids> or dense:<SqxSkv>, which names no
  * file); it returns the length snprintf would (the text is cut to
- * n - 1 bytes).
+ * n - 1 bytes; buf may be NULL when n is 0), or -1 for a NULL m.
  */
 int splash_mask_describe(const SplashMask *m, char *buf, size_t n);
 /*
@@ -119,12 +129,13 @@ enum { SPLASH_BLOCK_EMPTY = 0, SPLASH_BLOCK_PARTIAL = 1,
  *                        of row i that runs, or if none follows, the
  *                        last before j that runs (0 if the row runs
  *                        none), so a skipped step fetches nothing;
- *   mask_next[h][i][j]   for a partial block of a kind the kernel takes
- *                        from storage (dense, and/or, heads of those),
- *                        the index of its block in 'partial'; for any
- *                        other step the index of the nearest such block
- *                        as data_next picks (0 if none); NULL when the
- *                        mask needs no storage;
+ *   mask_next[h][i][j]   when the mask contains a DENSE mask (which the
+ *                        kernel cannot compute from iota arithmetic or
+ *                        segment ids), for every partial block the
+ *                        index of its contents in 'partial'; for any
+ *                        other step the index of the nearest partial
+ *                        block as data_next picks (0 if none); NULL when
+ *                        the mask contains no DENSE mask;
  *   partial              npartial blocks of BQ x BKV bytes (1 = keep),
  *                        each distinct partial block once; NULL if none.
  *
@@ -157,14 +168,17 @@ typedef struct SplashMaskInfo {
 
 /*
  * Builds the tables of mask m for H heads (a HEADS mask must have H
- * masks), Sq x Skv, blocks BQ x BKV (Sq % BQ == 0, Skv % BKV == 0).
- * 0, or -1 with *info zeroed.
+ * masks), Sq x Skv, blocks BQ x BKV (Sq % BQ == 0, Skv % BKV == 0,
+ * Sq and Skv at most SPLASH_MASK_MAX, H * nq * nk below 2^31); the
+ * segments and dense masks in m must be Sq x Skv.  transposed is 0 or
+ * nonzero (stored as 1).  0, or -1 with *info zeroed.
  */
 int splash_mask_info(const SplashMask *m, int H, long Sq, long Skv, int BQ,
     int BKV, int transposed, SplashMaskInfo *info, char *err, size_t nerr);
 void splash_mask_info_free(SplashMaskInfo *info);
 
-/* The blocks row i (transposed: column j) runs: its non-empty blocks. */
+/* The blocks row i (transposed: column j) runs: its non-empty blocks;
+   -1 if h or i is out of range. */
 int splash_mask_info_row_blocks(const SplashMaskInfo *info, int h, int i);
 
 /*

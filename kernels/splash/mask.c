@@ -1,10 +1,14 @@
 /*
  * mask.c - the SMEM tables of splash_fwd (block_mask, data_next) from an
  * attention mask, and the number of K/V copies they cause.  See
- * splash_host.h for the conventions.
+ * splash_host.h for the conventions.  The causal tables and the
+ * data_next rule come from the mask library (pallas/splash_mask.h),
+ * which also builds tables for masks given as data.
  */
 #include <stddef.h>
+#include <string.h>
 
+#include "kernels/splash/mask_int.h"
 #include "kernels/splash/splash_host.h"
 
 int
@@ -13,6 +17,12 @@ splash_causal(void *ctx, int h, int q, int k)
 	(void)ctx;
 	(void)h;
 	return k <= q;
+}
+
+int
+splash_mask_fn(void *ctx, int h, int q, int k)
+{
+	return splash_mask_at(ctx, h, q, k);
 }
 
 /* Classifies block (i, j) of head h by visiting all its elements. */
@@ -35,19 +45,11 @@ classify(SplashMaskFn *fn, void *ctx, int h, int q0, int BQ, int k0,
 static void
 fill_next(int nk, const int32_t *bm, int32_t *dn)
 {
-	int j, next = -1, last = 0;
+	int j;
 
-	for (j = nk - 1; j >= 0; j--) {		/* next running block */
-		if (bm[j] != SPLASH_EMPTY)
-			next = j;
-		dn[j] = next;
-	}
-	for (j = 0; j < nk; j++) {		/* none after: last before */
-		if (bm[j] != SPLASH_EMPTY)
-			last = j;
-		if (dn[j] < 0)
-			dn[j] = last;
-	}
+	for (j = 0; j < nk; j++)
+		dn[j] = bm[j] != SPLASH_EMPTY ? j : -1;
+	splash_mask_fill_next(nk, dn);
 }
 
 static int
@@ -79,37 +81,27 @@ splash_mask_tables(int H, int Sq, int Skv, int BQ, int BKV,
 	return 0;
 }
 
-/* Causal block (i, j): rows i*BQ.., columns j*BKV..; kept iff k <= q. */
-static int
-causal_kind(int i, int BQ, int j, int BKV)
-{
-	long qlo = (long)i * BQ, qhi = qlo + BQ - 1;
-	long klo = (long)j * BKV, khi = klo + BKV - 1;
-
-	if (klo > qhi)
-		return SPLASH_EMPTY;
-	return khi <= qlo ? SPLASH_FULL : SPLASH_PARTIAL;
-}
-
+/* The causal mask's tables through the mask library, which classifies
+   its blocks from the diagonal without visiting elements. */
 int
 splash_causal_tables(int H, int S, int BQ, int BKV, int32_t *block_mask,
     int32_t *data_next)
 {
-	int h, i, j, nq, nk;
-	size_t row;
+	SplashMask *m;
+	SplashMaskInfo in;
+	size_t n;
+	int rc;
 
-	if (bad_sizes(H, S, S, BQ, BKV))
+	if (bad_sizes(H, S, S, BQ, BKV) || !(m = splash_mask_causal(0)))
 		return -1;
-	nq = S / BQ;
-	nk = S / BKV;
-	for (h = 0; h < H; h++)
-		for (i = 0; i < nq; i++) {
-			row = ((size_t)h * nq + i) * nk;
-			for (j = 0; j < nk; j++)
-				block_mask[row + j] = causal_kind(i, BQ, j,
-				    BKV);
-			fill_next(nk, block_mask + row, data_next + row);
-		}
+	rc = splash_mask_info(m, H, S, S, BQ, BKV, 0, &in, NULL, 0);
+	splash_mask_free(m);
+	if (rc < 0)
+		return -1;
+	n = (size_t)H * (size_t)in.nq * (size_t)in.nk * sizeof(int32_t);
+	memcpy(block_mask, in.block_mask, n);
+	memcpy(data_next, in.data_next, n);
+	splash_mask_info_free(&in);
 	return 0;
 }
 

@@ -24,6 +24,13 @@ typedef int SplashMaskFn(void *ctx, int h, int q, int k);
 int splash_causal(void *ctx, int h, int q, int k);
 
 /*
+ * A SplashMask (pallas/splash_mask.h) as a SplashMaskFn: ctx is a
+ * const SplashMask *.  splash_reference() takes one S for queries and
+ * keys, so a segments or dense mask given to it must be S x S.
+ */
+int splash_mask_fn(void *ctx, int h, int q, int k);
+
+/*
  * mask.c: fills the two SMEM tables of splash_fwd, each int32
  * [H][Sq/BQ][Skv/BKV] in C order, from the mask fn:
  *
