@@ -264,9 +264,9 @@ hlo_run_module(const RunOpts *r, const HloModule *m, const char *file,
 	char err[512];
 	int n, rc = 0;
 
-	if (r->smem.n || r->splash_causal) {
+	if (r->smem.n || r->splash_mask) {
 		fprintf(stderr, "pallasc: error: an HLO module has no SMEM "
-		    "tables (--smem, --splash-causal)\n");
+		    "tables (--smem, --splash-mask)\n");
 		return EXIT_USER;
 	}
 	if (r->entry && strcmp(r->entry, c->name) && strcmp(r->entry,

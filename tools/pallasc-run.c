@@ -15,6 +15,7 @@
 
 #include "tools/pallasc.h"
 #include "kernels/splash/splash_host.h"
+#include "pallas/splash_mask.h"
 
 static int
 usage(const char *fmt, const char *arg)
@@ -91,7 +92,9 @@ run_flag(RunOpts *r, Arena *a, int argc, char **argv, int *i)
 	if (strcmp(arg, "--run") == 0)
 		return r->run = 1, 0;
 	if (strcmp(arg, "--splash-causal") == 0)
-		return r->splash_causal = 1, 0;
+		return r->splash_mask = "causal", 0;
+	if (strncmp(arg, "--splash-mask=", 14) == 0)
+		return r->splash_mask = arg + 14, 0;
 	if (strcmp(arg, "--shuffle") == 0)
 		return r->shuffle = 1, 0;
 	if (strncmp(arg, "--shuffle=", 10) == 0) {
@@ -139,11 +142,11 @@ run_check_opts(const RunOpts *r)
 {
 	int tables = (r->entry && !r->lower && !r->select && !r->check) ||
 	    r->smem.n ||
-	    r->splash_causal;
+	    r->splash_mask;
 	int any = r->fill || r->file.n || r->save_dir || r->shuffle ||
 	    (tables && !r->plan);
 	int inputs = r->check_passes && !r->save_dir && !r->shuffle &&
-	    !r->smem.n && !r->splash_causal;
+	    !r->smem.n && !r->splash_mask;
 
 	if (r->trace && (!r->run || r->interpret))
 		return usage("%s", "--trace needs --run without --interpret");
@@ -202,13 +205,70 @@ load_npy(const char *path, InterpBuf *b)
 	return -1;
 }
 
-/* --splash-causal: the kernel's block_mask and data_next tables. */
-static int
-splash_tables(const CKernel *k, InterpBuf *b)
+/*
+ * The mask a Splash export applies: splash.pk's MASK, MA, MB, MC (a
+ * window side of -1 is unbounded), or causal for a kernel without them.
+ * NULL if they name no mask.
+ */
+static SplashMask *
+export_mask(const CKernel *k)
 {
-	int bm = -1, dn = -1, i;
+	int64_t kind = sema_param(k, "MASK"), a = sema_param(k, "MA");
+	int64_t b = sema_param(k, "MB"), c = sema_param(k, "MC");
+
+	switch (kind) {
+	case -1: return splash_mask_causal(0);
+	case 0: return splash_mask_full();
+	case 1: return splash_mask_causal(a);
+	case 2: return splash_mask_local(a < 0 ? SPLASH_UNBOUNDED : a,
+	    b < 0 ? SPLASH_UNBOUNDED : b, c);
+	case 3: return splash_mask_chunked(a);
+	default: return NULL;
+	}
+}
+
+/* The block_mask and data_next tables of mask m into b[bm], b[dn]. */
+static int
+fill_tables(const CKernel *k, const SplashMask *m, int bm, int dn,
+    InterpBuf *b)
+{
 	int64_t S = sema_param(k, "S"), BQ = sema_param(k, "BQ");
 	int64_t BKV = sema_param(k, "BKV");
+	const Shape *sh = &k->op[bm].shape;
+	SplashMaskInfo info;
+	char err[256];
+	size_t n;
+
+	if (S <= 0 || BQ <= 0 || BKV <= 0 || k->op[bm].dtype != DT_I32 ||
+	    sh->rank != 3 || !shape_eq(sh, &k->op[dn].shape) ||
+	    S / BQ != sh->d[1] || S / BKV != sh->d[2]) {
+		fprintf(stderr, "pallasc: error: --splash-mask needs a "
+		    "kernel with size parameters S, BQ, BKV and SMEM tables "
+		    "block_mask and data_next: i32[H, S / BQ, S / BKV]\n");
+		return -1;
+	}
+	if (splash_mask_info(m, (int)sh->d[0], S, S, (int)BQ, (int)BKV, 0,
+	    &info, err, sizeof err)) {
+		fprintf(stderr, "pallasc: error: --splash-mask: %s\n", err);
+		return -1;
+	}
+	n = (size_t)shape_numel(sh) * sizeof(int32_t);
+	memcpy(b[bm].data, info.block_mask, n);
+	memcpy(b[dn].data, info.data_next, n);
+	splash_mask_info_free(&info);
+	return 0;
+}
+
+/*
+ * --splash-mask: the tables of the mask given, which must be the one the
+ * export applies (other tables would give wrong numbers).
+ */
+static int
+splash_tables(const RunOpts *r, const CKernel *k, InterpBuf *b)
+{
+	SplashMask *want = export_mask(k), *got;
+	char err[256], have[128], said[128];
+	int bm = -1, dn = -1, i, rc = -1;
 
 	for (i = 0; i < k->nop; i++) {
 		if (k->op[i].role != ROLE_SMEM_TABLE)
@@ -218,31 +278,26 @@ splash_tables(const CKernel *k, InterpBuf *b)
 		if (strcmp(k->op[i].name, "data_next") == 0)
 			dn = i;
 	}
-	/* splash.pk's mask parameters: tables of another mask would give
-	   wrong numbers */
-	if (sema_param(k, "MASK") >= 0 && (sema_param(k, "MASK") != 1 ||
-	    sema_param(k, "MA") != 0)) {
-		fprintf(stderr, "pallasc: error: --splash-causal builds the "
-		    "tables of a causal mask, but '%s' applies another (its "
-		    "MASK, MA, MB, MC are %lld, %lld, %lld, %lld)\n", k->name,
-		    (long long)sema_param(k, "MASK"),
-		    (long long)sema_param(k, "MA"),
-		    (long long)sema_param(k, "MB"),
-		    (long long)sema_param(k, "MC"));
-		return -1;
-	}
-	if (bm < 0 || dn < 0 || S <= 0 || BQ <= 0 || BKV <= 0 ||
-	    k->op[bm].dtype != DT_I32 || k->op[bm].shape.rank != 3 ||
-	    !shape_eq(&k->op[bm].shape, &k->op[dn].shape) ||
-	    S / BQ != k->op[bm].shape.d[1] || S / BKV != k->op[bm].shape.d[2]
-	    || splash_causal_tables((int)k->op[bm].shape.d[0], (int)S,
-	    (int)BQ, (int)BKV, b[bm].data, b[dn].data)) {
-		fprintf(stderr, "pallasc: error: --splash-causal needs a "
-		    "kernel with size parameters S, BQ, BKV and SMEM tables "
-		    "block_mask and data_next: i32[H, S / BQ, S / BKV]\n");
-		return -1;
-	}
-	return 0;
+	if (!(got = splash_mask_parse(r->splash_mask, NULL, NULL, err,
+	    sizeof err)))
+		fprintf(stderr, "pallasc: error: --splash-mask=%s: %s\n",
+		    r->splash_mask, err);
+	else if (!want || bm < 0 || dn < 0)
+		fprintf(stderr, "pallasc: error: --splash-mask needs a Splash "
+		    "kernel (SMEM tables block_mask and data_next; a mask by "
+		    "its MASK, MA, MB, MC parameters, as kernels/splash/"
+		    "splash.pk)\n");
+	else if (splash_mask_hash(got) != splash_mask_hash(want)) {
+		splash_mask_describe(want, have, sizeof have);
+		splash_mask_describe(got, said, sizeof said);
+		fprintf(stderr, "pallasc: error: --splash-mask=%s builds the "
+		    "tables of %s, but '%s' applies %s: its tables would give "
+		    "wrong numbers\n", r->splash_mask, said, k->name, have);
+	} else
+		rc = fill_tables(k, want, bm, dn, b);
+	splash_mask_free(got);
+	splash_mask_free(want);
+	return rc;
 }
 
 /* Fills one input (or table) and names it. */
@@ -310,7 +365,7 @@ run_smem_tables(const RunOpts *r, const CKernel *k, InterpBuf *b,
 		}
 	rc = check_names(r->smem.v, r->smem.n, names, n, "--smem");
 	free(names);
-	if (!rc && r->splash_causal && (rc = splash_tables(k, b)) == 0)
+	if (!rc && r->splash_mask && (rc = splash_tables(r, k, b)) == 0)
 		for (i = 0; i < k->nop; i++)
 			known[i] |= k->op[i].role == ROLE_SMEM_TABLE &&
 			    (strcmp(k->op[i].name, "block_mask") == 0 ||
@@ -426,10 +481,10 @@ run_kernel(const RunOpts *r, const CheckedModule *m, const CExport *e,
 		rc = check_names(r->smem.v, r->smem.n, names, ntab, "--smem") |
 		    check_names(r->file.v, r->file.n, names + ntab, nin,
 		    "--input-file");
-	if (!rc && r->splash_causal)
-		rc = splash_tables(k, b);
+	if (!rc && r->splash_mask)
+		rc = splash_tables(r, k, b);
 	for (i = 0; i < k->nop && !rc; i++)
-		if (k->op[i].role != ROLE_OUT && !(r->splash_causal &&
+		if (k->op[i].role != ROLE_OUT && !(r->splash_mask &&
 		    k->op[i].role == ROLE_SMEM_TABLE))
 			rc = make_input(r, i, k->op[i].role ==
 			    ROLE_SMEM_TABLE, &b[i]);
@@ -468,7 +523,7 @@ run_func(const RunOpts *r, const CExport *e, Diag *d, Buf *out)
 		    "mode only (--interpret --run): funcs are not compiled "
 		    "for the machine yet\n", e->cname);
 		rc = -1;
-	} else if (r->smem.n || r->splash_causal) {
+	} else if (r->smem.n || r->splash_mask) {
 		fprintf(stderr, "pallasc: error: func '%s' has no SMEM "
 		    "tables\n", e->cname);
 		rc = -1;

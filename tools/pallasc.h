@@ -19,12 +19,13 @@ typedef struct RunOpts {
 	const char *fill;	/* --input: "random:0" unless given */
 	VEC(const char *) file;	/* --input-file NAME=PATH */
 	VEC(const char *) smem;	/* --smem NAME=PATH */
-	int splash_causal;	/* --splash-causal */
+	const char *splash_mask;	/* --splash-mask=DESC (--splash-causal:
+				   "causal"), or NULL */
 	const char *save_dir;	/* --save-dir */
 	int shuffle;		/* --shuffle[=SEED] */
 	uint64_t seed;
 	int plan;		/* --emit=pipeline: takes --entry, --smem and
-				   --splash-causal without --run */
+				   --splash-mask without --run */
 	int lower;		/* --emit=hlo: takes --entry without --run */
 	int select;		/* --emit=tile, llo, asm: --entry picks the
 				   export to print */

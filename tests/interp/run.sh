@@ -39,14 +39,26 @@ mkdir "$tmp/s" || exit 99
 	bad "splash_fwd_small: exit status $?: $(cat "$tmp/out")"
 "$check" splash "$tmp/s" 1e-5 || bad "splash_fwd_small: wrong result"
 
-# 2b. Causal tables for an export that applies another mask are refused
-# (they would give wrong numbers).
-"$PALLASC" --interpret --run "$top_srcdir/tests/interp/splash_shapes.pk" \
-	--entry splash_local_20_36 --splash-causal >"$tmp/out" 2>&1
-status=$?
-[ $status -ne 0 ] || bad "--splash-causal on a local export: exit 0"
-grep -q "splash-causal builds the tables of a causal mask, but" \
-	"$tmp/out" || bad "--splash-causal on a local export: $(cat "$tmp/out")"
+# 2b. --splash-mask builds the tables of the mask the export applies;
+# the tables of another mask are refused (they would give wrong numbers),
+# as is a mask that does not parse.
+shapes=$top_srcdir/tests/interp/splash_shapes.pk
+"$PALLASC" --interpret --run "$shapes" --entry splash_local_20_36 \
+	--splash-mask=local:20,36,3 >"$tmp/out" 2>&1 ||
+	bad "--splash-mask=local:20,36,3: exit status $?: $(cat "$tmp/out")"
+for m in causal local:20,36 chunked:7; do
+	"$PALLASC" --interpret --run "$shapes" --entry splash_local_20_36 \
+		--splash-mask=$m >"$tmp/out" 2>&1
+	status=$?
+	[ $status -ne 0 ] || bad "--splash-mask=$m on a local export: exit 0"
+	grep -q "splash-mask=$m builds the tables of .*, but 'splash_fwd' \
+applies local:20,36,3: its tables would give wrong numbers" "$tmp/out" ||
+		bad "--splash-mask=$m on a local export: $(cat "$tmp/out")"
+done
+"$PALLASC" --interpret --run "$shapes" --entry splash_local_20_36 \
+	--splash-mask=local:20 >"$tmp/out" 2>&1
+[ $? -ne 0 ] && grep -q "error: --splash-mask=local:20: column" "$tmp/out" ||
+	bad "--splash-mask=local:20: $(cat "$tmp/out")"
 
 # 3. Checksums of the toy func with inputs of ones: every row of h is
 # constant, so softmax gives 1/64 everywhere and p @ w2 is exactly 1.
