@@ -72,9 +72,14 @@ def pallasc():
         real = os.path.join(libs, os.path.basename(pc))
         try:
             with open(pc, "rb") as f:
-                head = f.read(4096)
+                head = f.read(1 << 16)
         except OSError:
             head = b""
+        # the wrapper's own library path: build/.libs and the other
+        # libraries' .libs (kernels/.libs for libpallas_splash)
+        m = re.search(rb'LD_LIBRARY_PATH="([^"$]*)', head)
+        if m:
+            libs = m.group(1).decode().rstrip(":")
         if head.startswith(b"#!") and b"libtool" in head and \
                 os.access(real, os.X_OK):
             _PALLASC.append((real, libs))
