@@ -288,7 +288,7 @@ static Suite *
 suite(void)
 {
 	Suite *s = suite_create("e2e");
-	TCase *t = tcase_create("kernels");
+	TCase *t = tcase_create("kernels"), *m;
 
 	tcase_set_timeout(t, 600);
 	tcase_add_test(t, elementwise);
@@ -312,8 +312,14 @@ suite(void)
 	tcase_add_test(t, narrow);
 	tcase_add_test(t, unaligned);
 	tcase_add_test(t, splash);
-	tcase_add_test(t, splash_masks);
+
 	suite_add_tcase(s, t);
+	/* sixteen compiles of a program of every mask's export: minutes
+	   under the sanitizers */
+	m = tcase_create("splash_masks");
+	tcase_set_timeout(m, 3600);
+	tcase_add_test(m, splash_masks);
+	suite_add_tcase(s, m);
 	return s;
 }
 
