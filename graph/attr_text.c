@@ -265,6 +265,31 @@ hlo_attr_comp(const HloModule *m, const HloInstr *in, const char *name)
 }
 
 int
+hlo_programs(const HloModule *m, const HloInstr *in, int *c, int max)
+{
+	int br[64], n = 0, k, j = 0;
+
+	switch (in->op) {
+	case HLO_WHILE:
+		br[n++] = hlo_attr_comp(m, in, "condition");
+		br[n++] = hlo_attr_comp(m, in, "body");
+		break;
+	case HLO_CONDITIONAL:
+		n = hlo_branches(m, in, br, 64);
+		break;
+	case HLO_CALL:
+		br[n++] = in->callee;
+		break;
+	default:
+		break;
+	}
+	for (k = 0; k < n && j < max; k++)
+		if (br[k] >= 0 && br[k] < m->comp.n)
+			c[j++] = br[k];
+	return j;
+}
+
+int
 hlo_branches(const HloModule *m, const HloInstr *in, int *br, int max)
 {
 	const char *s = hlo_attr_get(in, "branch_computations");

@@ -260,6 +260,13 @@ int hlo_attr_comp(const HloModule *m, const HloInstr *in, const char *name);
  * true_computation, false_computation (in that order); count or -1.
  */
 int hlo_branches(const HloModule *m, const HloInstr *in, int *br, int max);
+/*
+ * The computations 'in' runs as programs into c[0..max): a while's
+ * condition and body, a conditional's branches, a call's callee (not
+ * reducers, comparators or fused computations).  The count of those
+ * that name a computation of m; 0 for any other instruction.
+ */
+int hlo_programs(const HloModule *m, const HloInstr *in, int *c, int max);
 
 /* --------------------------------------------------------- infer.c */
 enum { HLO_INFER_OK = 0, HLO_INFER_NONE = 1, HLO_INFER_ERROR = -1 };

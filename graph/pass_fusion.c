@@ -84,15 +84,22 @@ expensive(const HloInstr *in)
 	}
 }
 
+/* 1 if i is among v[0..n) (the fusions made, or grown, so far). */
 static int
-is_ours(const Fz *z, int i)
+listed(const int *v, int n, int i)
 {
 	int k;
 
-	for (k = 0; k < z->ours.n; k++)
-		if (z->ours.v[k] == i)
+	for (k = 0; k < n; k++)
+		if (v[k] == i)
 			return 1;
 	return 0;
+}
+
+static int
+is_ours(const Fz *z, int i)
+{
+	return listed(z->ours.v, z->ours.n, i);
 }
 
 /* Ops a fusion's body may take from outside as producers. */
@@ -360,17 +367,6 @@ slot_of(const HloInstr *f, int v)
 	bug("fusion '%s' does not read instruction %d", f->name, v);
 }
 
-static int
-grown(const Fz *z, int f)
-{
-	int k;
-
-	for (k = 0; k < z->grown.n; k++)
-		if (z->grown.v[k] == f)
-			return 1;
-	return 0;
-}
-
 /* Grows a fusion from consumer i; 1 if one was made. */
 static int
 visit(Fz *z, int i)
@@ -385,7 +381,8 @@ visit(Fz *z, int i)
 			f = hlo_fuse_wrap(z->m, z->c, i);
 			vec_push(z->m->arena, &z->ours, f);
 			k = slot_of(z->c->instr.v[f], pi);
-		} else if (!is_ours(z, f) && !grown(z, f))
+		} else if (!is_ours(z, f) && !listed(z->grown.v, z->grown.n,
+		    f))
 			vec_push(z->m->arena, &z->grown, f);
 		hlo_fuse_producer(z->m, z->c, f, k, dup);
 	}
@@ -432,36 +429,16 @@ static char *
 control_comps(Arena *a, const HloModule *m)
 {
 	char *ctl = arena_alloc(a, (size_t)m->comp.n + 1);
-	int j, i, k, n, br[64];
+	int j, i, k, n, c[64];
 
 	if (m->entry >= 0)
 		ctl[m->entry] = 1;
-	for (j = m->comp.n - 1; j >= 0; j--) {
-		const HloComp *c = m->comp.v[j];
-		for (i = 0; ctl[j] && i < c->instr.n; i++) {
-			const HloInstr *in = c->instr.v[i];
-			switch (in->op) {
-			case HLO_WHILE:
-				if ((k = hlo_attr_comp(m, in, "condition")) >= 0)
-					ctl[k] = 1;
-				if ((k = hlo_attr_comp(m, in, "body")) >= 0)
-					ctl[k] = 1;
-				break;
-			case HLO_CONDITIONAL:
-				n = hlo_branches(m, in, br, 64);
-				for (k = 0; k < n; k++)
-					if (br[k] >= 0 && br[k] < m->comp.n)
-						ctl[br[k]] = 1;
-				break;
-			case HLO_CALL:
-				if (in->callee >= 0 && in->callee < m->comp.n)
-					ctl[in->callee] = 1;
-				break;
-			default:
-				break;
-			}
+	for (j = m->comp.n - 1; j >= 0; j--)
+		for (i = 0; ctl[j] && i < m->comp.v[j]->instr.n; i++) {
+			n = hlo_programs(m, m->comp.v[j]->instr.v[i], c, 64);
+			for (k = 0; k < n; k++)
+				ctl[c[k]] = 1;
 		}
-	}
 	return ctl;
 }
 

@@ -1001,26 +1001,18 @@ setup(Msa *s, HloModule *m, HloPassCtx *cx, int comp, int64_t base)
 static void
 callee_bases(const Msa *s, int i, int64_t *base)
 {
-	const HloInstr *in = s->c->instr.v[i];
 	int64_t top = s->base;
-	int br[64], n = 0, k;
+	int br[64], n = hlo_programs(s->m, s->c->instr.v[i], br, 64), k;
 
-	if (!is_control(in->op))
+	if (n == 0)
 		return;
 	for (k = 0; k < s->nheap; k++)
 		if (s->heap[k].t0 <= i && i <= s->heap[k].t1 &&
 		    s->heap[k].hi > top)
 			top = s->heap[k].hi;
 	top = (top + s->align - 1) / s->align * s->align;
-	if (in->op == HLO_WHILE) {
-		br[n++] = hlo_attr_comp(s->m, in, "condition");
-		br[n++] = hlo_attr_comp(s->m, in, "body");
-	} else if (in->op == HLO_CONDITIONAL)
-		n = hlo_branches(s->m, in, br, 64);
-	else
-		br[n++] = in->callee;
 	for (k = 0; k < n; k++)
-		if (br[k] >= 0 && br[k] < s->m->comp.n && base[br[k]] < top)
+		if (base[br[k]] < top)
 			base[br[k]] = top;
 }
 
