@@ -227,9 +227,13 @@ export_mask(const CKernel *k)
 	}
 }
 
-/* The block_mask and data_next tables of mask m into b[bm], b[dn]. */
+/*
+ * The block_mask and data_next tables of mask m into b[bm], b[dn]:
+ * [H, S / BQ, S / BKV], or transposed (a dKV kernel's block_mask_t and
+ * data_next_t) [H, S / BKV, S / BQ].
+ */
 static int
-fill_tables(const CKernel *k, const SplashMask *m, int bm, int dn,
+fill_tables(const CKernel *k, const SplashMask *m, int bm, int dn, int t,
     InterpBuf *b)
 {
 	int64_t S = sema_param(k, "S"), BQ = sema_param(k, "BQ");
@@ -241,13 +245,14 @@ fill_tables(const CKernel *k, const SplashMask *m, int bm, int dn,
 
 	if (S <= 0 || BQ <= 0 || BKV <= 0 || k->op[bm].dtype != DT_I32 ||
 	    sh->rank != 3 || !shape_eq(sh, &k->op[dn].shape) ||
-	    S / BQ != sh->d[1] || S / BKV != sh->d[2]) {
+	    S / (t ? BKV : BQ) != sh->d[1] || S / (t ? BQ : BKV) != sh->d[2]) {
 		fprintf(stderr, "pallasc: error: --splash-mask needs a "
 		    "kernel with size parameters S, BQ, BKV and SMEM tables "
-		    "block_mask and data_next: i32[H, S / BQ, S / BKV]\n");
+		    "block_mask and data_next: i32[H, S / BQ, S / BKV] (or "
+		    "block_mask_t and data_next_t: i32[H, S / BKV, S / BQ])\n");
 		return -1;
 	}
-	if (splash_mask_info(m, (int)sh->d[0], S, S, (int)BQ, (int)BKV, 0,
+	if (splash_mask_info(m, (int)sh->d[0], S, S, (int)BQ, (int)BKV, t,
 	    &info, err, sizeof err)) {
 		fprintf(stderr, "pallasc: error: --splash-mask: %s\n", err);
 		return -1;
@@ -260,6 +265,24 @@ fill_tables(const CKernel *k, const SplashMask *m, int bm, int dn,
 }
 
 /*
+ * Which Splash table an SMEM operand named n is: bit 0 set for data_next
+ * (clear for block_mask), bit 1 for the transposed tables of a dKV
+ * kernel (block_mask_t, data_next_t); -1 for another name.
+ */
+static int
+splash_table(const char *n)
+{
+	static const char *const name[] = { "block_mask", "data_next",
+	    "block_mask_t", "data_next_t" };
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if (strcmp(n, name[i]) == 0)
+			return i;
+	return -1;
+}
+
+/*
  * --splash-mask: the tables of the mask given, which must be the one the
  * export applies (other tables would give wrong numbers).
  */
@@ -268,15 +291,17 @@ splash_tables(const RunOpts *r, const CKernel *k, InterpBuf *b)
 {
 	SplashMask *want = export_mask(k), *got;
 	char err[256], have[128], said[128];
-	int bm = -1, dn = -1, i, rc = -1;
+	int bm = -1, dn = -1, t = 0, i, rc = -1;
 
 	for (i = 0; i < k->nop; i++) {
-		if (k->op[i].role != ROLE_SMEM_TABLE)
+		int which = splash_table(k->op[i].name);
+		if (k->op[i].role != ROLE_SMEM_TABLE || which < 0)
 			continue;
-		if (strcmp(k->op[i].name, "block_mask") == 0)
-			bm = i;
-		if (strcmp(k->op[i].name, "data_next") == 0)
+		if (which & 1)
 			dn = i;
+		else
+			bm = i;
+		t |= which >> 1;
 	}
 	if (!(got = splash_mask_parse(r->splash_mask, NULL, NULL, err,
 	    sizeof err)))
@@ -284,7 +309,8 @@ splash_tables(const RunOpts *r, const CKernel *k, InterpBuf *b)
 		    r->splash_mask, err);
 	else if (!want || bm < 0 || dn < 0)
 		fprintf(stderr, "pallasc: error: --splash-mask needs a Splash "
-		    "kernel (SMEM tables block_mask and data_next; a mask by "
+		    "kernel (SMEM tables block_mask and data_next, or their "
+		    "transposes block_mask_t and data_next_t; a mask by "
 		    "its MASK, MA, MB, MC parameters, as kernels/splash/"
 		    "splash.pk)\n");
 	else if (splash_mask_hash(got) != splash_mask_hash(want)) {
@@ -294,7 +320,7 @@ splash_tables(const RunOpts *r, const CKernel *k, InterpBuf *b)
 		    "tables of %s, but '%s' applies %s: its tables would give "
 		    "wrong numbers\n", r->splash_mask, said, k->name, have);
 	} else
-		rc = fill_tables(k, want, bm, dn, b);
+		rc = fill_tables(k, want, bm, dn, t, b);
 	splash_mask_free(got);
 	splash_mask_free(want);
 	return rc;
@@ -368,8 +394,7 @@ run_smem_tables(const RunOpts *r, const CKernel *k, InterpBuf *b,
 	if (!rc && r->splash_mask && (rc = splash_tables(r, k, b)) == 0)
 		for (i = 0; i < k->nop; i++)
 			known[i] |= k->op[i].role == ROLE_SMEM_TABLE &&
-			    (strcmp(k->op[i].name, "block_mask") == 0 ||
-			    strcmp(k->op[i].name, "data_next") == 0);
+			    splash_table(k->op[i].name) >= 0;
 	for (i = 0; i < k->nop && !rc; i++) {
 		const char *path;
 		if (k->op[i].role != ROLE_SMEM_TABLE || !(path =

@@ -80,4 +80,15 @@ int splash_reference(int H, int KVH, int S, int D, const float *q,
     const float *k, const float *v, SplashMaskFn *fn, void *ctx,
     double *o, double *lse);
 
+/*
+ * ref_vjp.c: the gradients of splash_reference's o (not of lse) for an
+ * upstream gradient dout [H][S][D], in double precision: dq [H][S][D],
+ * dk and dv [KVH][S][D] (dk and dv of a KV head summed over the query
+ * heads that read it).  A row that keeps no key contributes nothing.
+ * Returns 0, or -1 as splash_reference.
+ */
+int splash_reference_vjp(int H, int KVH, int S, int D, const float *q,
+    const float *k, const float *v, const float *dout, SplashMaskFn *fn,
+    void *ctx, double *dq, double *dk, double *dv);
+
 #endif

@@ -197,22 +197,87 @@ FEATURE(unaligned, 0, NULL, "wide", "narrow_cols", "odd_rows", "dma_wide")
 
 /* ------------------------------------------------------------ Splash */
 
+static int
+operand(const CKernel *k, const char *name)
+{
+	int i;
+
+	for (i = 0; i < k->nop; i++)
+		if (strcmp(k->op[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+/*
+ * A backward kernel's inputs as a forward pass would leave them (random
+ * ones would make exp(s - lse) overflow): q scaled by 1/sqrt(D), then o,
+ * lse and di = rowsum(dout * o) of the reference forward pass with the
+ * export's mask.
+ */
+static void
+bwd_inputs(const CKernel *k, InterpBuf *b)
+{
+	int64_t H = sema_param(k, "H"), KVH = sema_param(k, "KVH");
+	int64_t S = sema_param(k, "S"), D = sema_param(k, "D"), i, d;
+	int iq = operand(k, "q"), io = operand(k, "o"), il = operand(k, "lse");
+	int idi = operand(k, "di"), ido = operand(k, "dout");
+	float *q = b[iq].data;
+	double *o = xmalloc((size_t)(H * S * D) * sizeof(double));
+	double *lse = xmalloc((size_t)(H * S) * sizeof(double));
+
+	for (i = 0; i < H * S * D; i++)
+		q[i] /= sqrtf((float)D);
+	ck_assert_int_eq(splash_reference((int)H, (int)KVH, (int)S, (int)D, q,
+	    b[operand(k, "k")].data, b[operand(k, "v")].data, export_mask,
+	    (void *)&k->param_val[6], o, lse), 0);
+	for (i = 0; i < H * S; i++) {
+		double di = 0;
+		((float *)b[il].data)[i] = (float)lse[i];
+		for (d = 0; d < D; d++) {
+			di += o[i * D + d] * ((float *)b[ido].data)[i * D + d];
+			if (io >= 0)
+				((float *)b[io].data)[i * D + d] =
+				    (float)o[i * D + d];
+		}
+		if (idi >= 0 && k->op[idi].role != ROLE_OUT)
+			((float *)b[idi].data)[i] = (float)di;
+	}
+	free(o);
+	free(lse);
+}
+
 /* The block_mask and data_next tables of the mask the export applies
-   (its MASK, MA, MB, MC: tests/unit/splashmask.h). */
+   (its MASK, MA, MB, MC: tests/unit/splashmask.h), or their transposes
+   block_mask_t and data_next_t for a dKV kernel; a backward kernel's
+   inputs as bwd_inputs. */
 static void
 causal_tables(const CKernel *k, InterpBuf *b, void *arg)
 {
-	int i, bm = -1, dn = -1;
-	int64_t S = sema_param(k, "S");
+	int i, bm = -1, dn = -1, t = 0;
+	int64_t S = sema_param(k, "S"), BQ = sema_param(k, "BQ");
+	int64_t BKV = sema_param(k, "BKV");
+	SplashTransposed tr = { export_mask, (void *)&k->param_val[6] };
 
 	(void)arg;
-	for (i = 0; i < k->nop; i++)
-		if (k->op[i].role == ROLE_SMEM_TABLE)
-			*(strcmp(k->op[i].name, "block_mask") == 0 ? &bm : &dn) = i;
+	for (i = 0; i < k->nop; i++) {
+		const char *n = k->op[i].name;
+		if (k->op[i].role != ROLE_SMEM_TABLE)
+			continue;
+		*(strncmp(n, "block_mask", 10) == 0 ? &bm : &dn) = i;
+		t = strchr(n, '_') != strrchr(n, '_');
+	}
 	ck_assert(bm >= 0 && dn >= 0);
-	ck_assert_int_eq(splash_mask_tables((int)k->op[bm].shape.d[0], (int)S,
-	    (int)S, (int)sema_param(k, "BQ"), (int)sema_param(k, "BKV"),
-	    export_mask, &k->param_val[6], b[bm].data, b[dn].data), 0);
+	if (t)
+		ck_assert_int_eq(splash_mask_tables((int)k->op[bm].shape.d[0],
+		    (int)S, (int)S, (int)BKV, (int)BQ, splash_transposed, &tr,
+		    b[bm].data, b[dn].data), 0);
+	else
+		ck_assert_int_eq(splash_mask_tables((int)k->op[bm].shape.d[0],
+		    (int)S, (int)S, (int)BQ, (int)BKV, export_mask,
+		    &k->param_val[6], b[bm].data, b[dn].data), 0);
+	if (operand(k, "lse") >= 0 && k->op[operand(k, "lse")].role ==
+	    ROLE_IN)
+		bwd_inputs(k, b);
 }
 
 /* The causal tables with no block to run for query block 1 of head 0:
@@ -233,18 +298,23 @@ empty_row_tables(const CKernel *k, InterpBuf *b, void *arg)
 }
 
 /* kernels/splash/splash.pk compiled and simulated against interpret
-   mode with a causal mask: small (2 heads over 1 KV head, S 256, 32-row
-   blocks) and v4 (2:1, S 256, and 4:2, S 512, 128-row blocks).  The EUP
+   mode with a causal mask, forward and backward: small (2 heads over 1
+   KV head, S 256, 32-row blocks) and v4 (2:1, S 256, and 4:2, S 512,
+   128-row blocks).  The EUP
    exp and reciprocal differ from the host's by a few ulps. */
 START_TEST(splash)
 {
+	static const char *const small[] = { "splash_fwd_small",
+		"splash_bwd_dq_small", "splash_bwd_dkv_small", NULL };
 	static const char *const v4[] = { "splash_fwd_small",
-		"splash_fwd_h4_s512", NULL };
+		"splash_fwd_h4_s512", "splash_bwd_dq_h4_s512",
+		"splash_bwd_dkv_h4_s512", NULL };
 	VtOpts o = { .tol = 1e-5, .seed = 3, .tables = causal_tables };
 	char *src = slurp("../../kernels/splash/splash.pk");
 	int i;
 
-	vt_check(src, "small", "splash_fwd_small", &o, NULL);
+	for (i = 0; small[i]; i++)
+		vt_check(src, "small", small[i], &o, NULL);
 	for (i = 0; v4[i]; i++)
 		vt_check(src, "v4", v4[i], &o, NULL);
 	o.tables = empty_row_tables;
@@ -277,8 +347,15 @@ START_TEST(splash_masks)
 	free(shapes);
 
 	for (i = 0; e[i]; i++) {
+		char dq[64], dkv[64];
+		snprintf(dq, sizeof dq, "%s_dq", e[i]);
+		snprintf(dkv, sizeof dkv, "%s_dkv", e[i]);
 		vt_check(src, "small", e[i], &o, NULL);
 		vt_check(src, "v4", e[i], &o, NULL);
+		vt_check(src, "small", dq, &o, NULL);
+		vt_check(src, "v4", dq, &o, NULL);
+		vt_check(src, "small", dkv, &o, NULL);
+		vt_check(src, "v4", dkv, &o, NULL);
 	}
 	free(src);
 }

@@ -413,6 +413,230 @@ START_TEST(splash_skipped_steps_fetch_nothing)
 }
 END_TEST
 
+/* max |x - ref| / max |ref| over n values; NaN fails. */
+static double
+rel_err_d(const char *what, const float *x, const double *ref, int64_t n)
+{
+	double e = 0, m = 0;
+	int64_t i;
+
+	for (i = 0; i < n; i++) {
+		ck_assert_msg(!isnan(x[i]), "%s[%lld] is NaN", what,
+		    (long long)i);
+		e = fmax(e, fabs(x[i] - ref[i]));
+		m = fmax(m, fabs(ref[i]));
+	}
+	return m > 0 ? e / m : e;
+}
+
+static void
+copy_buf(InterpBuf *to, const InterpBuf *from)
+{
+	ck_assert_int_eq(shape_numel(&to->shape), shape_numel(&from->shape));
+	memcpy(to->data, from->data, (size_t)shape_numel(&to->shape) * 4);
+}
+
+/*
+ * Runs the forward export 'fwd' for o and lse, then its backward exports
+ * (splash_bwd_dq, giving dq and di, and splash_bwd_dkv, taking that di)
+ * on a random upstream gradient, and gives the relative errors of dq,
+ * dk, dv against splash_reference_vjp.  The mask is the exports' own, or
+ * causal_with_empty_rows if 'empty'.
+ */
+static void
+splash_bwd_run(const char *file, const char *const name[3], int empty,
+    double err[3])
+{
+	Fixture f;
+	const CKernel *kf, *kq, *kk;
+	InterpBuf *bf, *bq, *bk;
+	InterpOptions o = {0};
+	int64_t H, KVH, S, D, BQ, BKV, n, nkv, i;
+	double *rq, *rk, *rv;
+	float *q;
+	int bq0;
+	SplashTransposed t;
+
+	load(&f, file);
+	kf = kernel_named(&f, name[0]);
+	kq = kernel_named(&f, name[1]);
+	kk = kernel_named(&f, name[2]);
+	H = kf->param_val[0];
+	KVH = kf->param_val[1];
+	S = kf->param_val[2];
+	D = kf->param_val[3];
+	BQ = kf->param_val[4];
+	BKV = kf->param_val[5];
+	for (i = 0; i < 10; i++)
+		ck_assert_int_eq(kq->param_val[i], kf->param_val[i]);
+	bq0 = (int)BQ;
+	t.fn = empty ? causal_with_empty_rows : export_mask;
+	t.ctx = empty ? (void *)&bq0 : (void *)&kf->param_val[6];
+	n = H * S * D;
+	nkv = KVH * S * D;
+
+	/* forward: o, lse */
+	bf = operands(kf, 20);
+	q = bf[2].data;
+	for (i = 0; i < n; i++)
+		q[i] /= sqrtf((float)D);
+	ck_assert_int_eq(splash_mask_tables((int)H, (int)S, (int)S, (int)BQ,
+	    (int)BKV, t.fn, t.ctx, bf[1].data, bf[0].data), 0);
+	ck_assert_msg(interp_kernel(kf, bf, kf->nop, &o, &f.d) == 0, "%s",
+	    diags(&f));
+
+	/* dq and di: tables, q, k, v, o as the forward's; dout random */
+	bq = operands(kq, 21);
+	for (i = 0; i < 5; i++)
+		copy_buf(&bq[i], &bf[i]);
+	copy_buf(&bq[5], &bf[5]);
+	copy_buf(&bq[7], &bf[6]);
+	ck_assert_msg(interp_kernel(kq, bq, kq->nop, &o, &f.d) == 0, "%s",
+	    diags(&f));
+
+	/* dk and dv: the transposed tables; q, k, v, dout, lse, di */
+	bk = operands(kk, 22);
+	ck_assert_int_eq(splash_mask_tables((int)H, (int)S, (int)S,
+	    (int)BKV, (int)BQ, splash_transposed, &t, bk[1].data, bk[0].data),
+	    0);
+	for (i = 2; i < 5; i++)
+		copy_buf(&bk[i], &bf[i]);
+	copy_buf(&bk[5], &bq[6]);
+	copy_buf(&bk[6], &bf[6]);
+	copy_buf(&bk[7], &bq[9]);
+	ck_assert_msg(interp_kernel(kk, bk, kk->nop, &o, &f.d) == 0, "%s",
+	    diags(&f));
+
+	rq = xmalloc((size_t)n * sizeof(double));
+	rk = xmalloc((size_t)nkv * sizeof(double));
+	rv = xmalloc((size_t)nkv * sizeof(double));
+	ck_assert_int_eq(splash_reference_vjp((int)H, (int)KVH, (int)S,
+	    (int)D, q, bf[3].data, bf[4].data, bq[6].data, t.fn, t.ctx, rq,
+	    rk, rv), 0);
+	err[0] = rel_err_d("dq", bq[8].data, rq, n);
+	err[1] = rel_err_d("dk", bk[8].data, rk, nkv);
+	err[2] = rel_err_d("dv", bk[9].data, rv, nkv);
+	printf("splash bwd %-18s H=%lld KVH=%lld S=%lld D=%lld: max rel err "
+	    "dq %.3g, dk %.3g, dv %.3g\n", name[0], (long long)H,
+	    (long long)KVH, (long long)S, (long long)D, err[0], err[1],
+	    err[2]);
+	free(rq);
+	free(rk);
+	free(rv);
+	free_operands(kf, bf);
+	free_operands(kq, bq);
+	free_operands(kk, bk);
+	unload(&f);
+}
+
+static const struct { const char *file, *name[3]; } splash_bwd_shapes[] = {
+	{ "kernels/splash/splash.pk", { "splash_fwd_small",
+	    "splash_bwd_dq_small", "splash_bwd_dkv_small" } },
+	{ "kernels/splash/splash.pk", { "splash_fwd_h4_s512",
+	    "splash_bwd_dq_h4_s512", "splash_bwd_dkv_h4_s512" } },
+#define BWD(x) { "tests/interp/splash_shapes.pk", { x, x "_dq", x "_dkv" } }
+	BWD("splash_h4_kv1_s256"),
+	BWD("splash_full"),
+	BWD("splash_causal_m40"),
+	BWD("splash_causal_p17"),
+	BWD("splash_local_48_0"),
+	BWD("splash_local_20_36"),
+	BWD("splash_local_inf_10"),
+	BWD("splash_chunked_64"),
+	BWD("splash_chunked_50"),
+#undef BWD
+};
+
+START_TEST(splash_bwd_vs_reference)
+{
+	double e[3];
+
+	splash_bwd_run(splash_bwd_shapes[_i].file, splash_bwd_shapes[_i].name,
+	    0, e);
+	ck_assert_double_le(e[0], 1e-5);
+	ck_assert_double_le(e[1], 1e-5);
+	ck_assert_double_le(e[2], 1e-5);
+}
+END_TEST
+
+/* Rows that keep no key have no gradient and make no NaN. */
+START_TEST(splash_bwd_empty_rows)
+{
+	double e[3];
+
+	splash_bwd_run("kernels/splash/splash.pk", splash_bwd_shapes[0].name,
+	    1, e);
+	ck_assert_double_le(e[0], 1e-5);
+	ck_assert_double_le(e[1], 1e-5);
+	ck_assert_double_le(e[2], 1e-5);
+}
+END_TEST
+
+/*
+ * The reference gradients against central differences of
+ * splash_reference's loss sum(o * dout), on values and a step that
+ * floats hold exactly (multiples of 2^-8, step 2^-12), with a causal
+ * mask that leaves row 0 of head 1 empty.
+ */
+static int
+vjp_mask(void *ctx, int h, int q, int k)
+{
+	(void)ctx;
+	return k <= q && !(h == 1 && q == 0) && !(q == 5 && k == 2);
+}
+
+static double
+vjp_loss(const float *q, const float *k, const float *v, const float *dout)
+{
+	double o[2 * 8 * 4], l = 0;
+	int i;
+
+	ck_assert_int_eq(splash_reference(2, 1, 8, 4, q, k, v, vjp_mask, NULL,
+	    o, NULL), 0);
+	for (i = 0; i < 2 * 8 * 4; i++)
+		l += o[i] * dout[i];
+	return l;
+}
+
+START_TEST(splash_vjp_finite_differences)
+{
+	enum { N = 2 * 8 * 4, NKV = 8 * 4 };
+	float q[N], k[NKV], v[NKV], dout[N], *x[3] = { q, k, v };
+	double dq[N], dk[NKV], dv[NKV], *g[3] = { dq, dk, dv };
+	const float eps = 1.0f / 4096;
+	uint64_t s = 12345;
+	int a, i;
+
+	for (i = 0; i < N; i++) {
+		s = s * 6364136223846793005ull + 1442695040888963407ull;
+		q[i] = (float)((int)(s >> 58) - 32) / 256 * 4;
+		dout[i] = (float)((int)(s >> 40 & 63) - 32) / 256 * 4;
+		if (i < NKV) {
+			k[i] = (float)((int)(s >> 30 & 63) - 32) / 256 * 4;
+			v[i] = (float)((int)(s >> 20 & 63) - 32) / 256 * 4;
+		}
+	}
+	ck_assert_int_eq(splash_reference_vjp(2, 1, 8, 4, q, k, v, dout,
+	    vjp_mask, NULL, dq, dk, dv), 0);
+	for (a = 0; a < 3; a++)
+		for (i = 0; i < (a ? NKV : N); i++) {
+			float x0 = x[a][i];
+			double up, dn;
+			x[a][i] = x0 + eps;
+			up = vjp_loss(q, k, v, dout);
+			x[a][i] = x0 - eps;
+			dn = vjp_loss(q, k, v, dout);
+			x[a][i] = x0;
+			ck_assert_msg(fabs((up - dn) / (2 * eps) - g[a][i]) < 1e-5,
+			    "operand %d [%d]: finite difference %g, vjp %g", a,
+			    i, (up - dn) / (2 * eps), g[a][i]);
+		}
+	/* the empty row (head 1, row 0) has no gradient */
+	for (i = 0; i < 4; i++)
+		ck_assert(dq[8 * 4 + i] == 0);
+}
+END_TEST
+
 /* ------------------------------------------------------------ toy */
 
 static void
@@ -700,6 +924,10 @@ suite(void)
 	tcase_add_loop_test(t, splash_masks_vs_reference, 0,
 	    (int)countof(splash_shapes));
 	tcase_add_test(t, splash_skipped_steps_fetch_nothing);
+	tcase_add_test(t, splash_vjp_finite_differences);
+	tcase_add_test(t, splash_bwd_empty_rows);
+	tcase_add_loop_test(t, splash_bwd_vs_reference, 0,
+	    (int)countof(splash_bwd_shapes));
 	tcase_add_test(t, toy_func_vs_reference);
 	suite_add_tcase(s, t);
 	tcase_add_test(c, revisit_detected);

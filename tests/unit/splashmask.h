@@ -9,6 +9,8 @@
 
 #include <stdint.h>
 
+#include "kernels/splash/splash_host.h"
+
 /* A SplashMaskFn over ctx = the export's int64_t {MASK, MA, MB, MC}. */
 static int
 export_mask(void *ctx, int h, int q, int k)
@@ -24,6 +26,22 @@ export_mask(void *ctx, int h, int q, int k)
 	case 3: return k <= q && k / p[1] == q / p[1];
 	default: return 0;
 	}
+}
+
+/*
+ * The mask of a backward dKV grid: fn with rows and columns swapped, so
+ * that the tables of the transposed mask, built by the same brute force
+ * as the forward's, are the transposed tables (block_mask_t[h][j][i],
+ * data_next_t[h][j][i] the query block to fetch).
+ */
+typedef struct { SplashMaskFn *fn; void *ctx; } SplashTransposed;
+
+static int
+splash_transposed(void *ctx, int h, int q, int k)
+{
+	const SplashTransposed *t = ctx;
+
+	return t->fn(t->ctx, h, k, q);
 }
 
 #endif
