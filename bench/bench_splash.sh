@@ -23,7 +23,7 @@ src_abs=$(cd "$src" && pwd)
 	echo "#include \"$src_abs/kernels/splash/splash.pk\""
 	for b in 128 512; do
 		for k in fwd bwd_dq bwd_dkv; do
-			echo "export splash_$k<$H, $KVH, $S, $D, $b, $b, CAUSAL(0)> as ${k}_b$b;"
+			echo "export splash_$k<$H, $KVH, $S, $S, $D, $D, $b, $b, CAUSAL(0)> as ${k}_b$b;"
 		done
 	done
 } > "$tmp/splash_bench.pk"

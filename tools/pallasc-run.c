@@ -236,23 +236,26 @@ static int
 fill_tables(const CKernel *k, const SplashMask *m, int bm, int dn, int t,
     InterpBuf *b)
 {
-	int64_t S = sema_param(k, "S"), BQ = sema_param(k, "BQ");
-	int64_t BKV = sema_param(k, "BKV");
+	int64_t Sq = sema_param(k, "SQ"), Skv = sema_param(k, "SKV");
+	int64_t BQ = sema_param(k, "BQ"), BKV = sema_param(k, "BKV");
 	const Shape *sh = &k->op[bm].shape;
 	SplashMaskInfo info;
 	char err[256];
 	size_t n;
 
-	if (S <= 0 || BQ <= 0 || BKV <= 0 || k->op[bm].dtype != DT_I32 ||
-	    sh->rank != 3 || !shape_eq(sh, &k->op[dn].shape) ||
-	    S / (t ? BKV : BQ) != sh->d[1] || S / (t ? BQ : BKV) != sh->d[2]) {
+	if (Sq <= 0 || Skv <= 0 || BQ <= 0 || BKV <= 0 ||
+	    k->op[bm].dtype != DT_I32 || sh->rank != 3 ||
+	    !shape_eq(sh, &k->op[dn].shape) ||
+	    (t ? Skv / BKV : Sq / BQ) != sh->d[1] ||
+	    (t ? Sq / BQ : Skv / BKV) != sh->d[2]) {
 		fprintf(stderr, "pallasc: error: --splash-mask needs a "
-		    "kernel with size parameters S, BQ, BKV and SMEM tables "
-		    "block_mask and data_next: i32[H, S / BQ, S / BKV] (or "
-		    "block_mask_t and data_next_t: i32[H, S / BKV, S / BQ])\n");
+		    "kernel with size parameters SQ, SKV, BQ, BKV and SMEM "
+		    "tables block_mask and data_next: i32[H, SQ / BQ, SKV / "
+		    "BKV] (or block_mask_t and data_next_t: i32[H, SKV / BKV, "
+		    "SQ / BQ])\n");
 		return -1;
 	}
-	if (splash_mask_info(m, (int)sh->d[0], S, S, (int)BQ, (int)BKV, t,
+	if (splash_mask_info(m, (int)sh->d[0], Sq, Skv, (int)BQ, (int)BKV, t,
 	    &info, err, sizeof err)) {
 		fprintf(stderr, "pallasc: error: --splash-mask: %s\n", err);
 		return -1;

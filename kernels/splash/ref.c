@@ -8,69 +8,75 @@
 
 #include "kernels/splash/splash_host.h"
 
-/* One query row: scores into s[0..S), then o and lse for that row. */
+/* One query row: scores into s[0..Skv), then o and lse for that row. */
 static void
-row(int h, int r, int S, int D, const float *qr, const float *kg,
+row(const SplashDims *n, int h, int r, const float *qr, const float *kg,
     const float *vg, SplashMaskFn *fn, void *ctx, double *s, double *orow,
     double *lse)
 {
 	double m = -INFINITY, l = 0;
 	int c, d, any = 0;
 
-	for (c = 0; c < S; c++) {
+	for (c = 0; c < n->Skv; c++) {
 		double acc = 0;
 		if (!fn(ctx, h, r, c)) {
 			s[c] = -INFINITY;
 			continue;
 		}
-		for (d = 0; d < D; d++)
-			acc += (double)qr[d] * kg[(size_t)c * D + d];
+		for (d = 0; d < n->Dqk; d++)
+			acc += (double)qr[d] * kg[(size_t)c * n->Dqk + d];
 		s[c] = acc;
 		if (acc > m)
 			m = acc;
 		any = 1;
 	}
-	for (d = 0; d < D; d++)
+	for (d = 0; d < n->Dv; d++)
 		orow[d] = 0;
 	if (!any) {
 		if (lse)
 			*lse = -INFINITY;
 		return;
 	}
-	for (c = 0; c < S; c++) {
+	for (c = 0; c < n->Skv; c++) {
 		double p;
 		if (s[c] == -INFINITY)
 			continue;
 		p = exp(s[c] - m);
 		l += p;
-		for (d = 0; d < D; d++)
-			orow[d] += p * vg[(size_t)c * D + d];
+		for (d = 0; d < n->Dv; d++)
+			orow[d] += p * vg[(size_t)c * n->Dv + d];
 	}
-	for (d = 0; d < D; d++)
+	for (d = 0; d < n->Dv; d++)
 		orow[d] /= l;
 	if (lse)
 		*lse = m + log(l);
 }
 
 int
-splash_reference(int H, int KVH, int S, int D, const float *q,
-    const float *k, const float *v, SplashMaskFn *fn, void *ctx,
-    double *o, double *lse)
+splash_dims_ok(const SplashDims *n)
+{
+	return n->H > 0 && n->KVH > 0 && n->Sq > 0 && n->Skv > 0 &&
+	    n->Dqk > 0 && n->Dv > 0 && n->H % n->KVH == 0;
+}
+
+int
+splash_reference(const SplashDims *n, const float *q, const float *k,
+    const float *v, SplashMaskFn *fn, void *ctx, double *o, double *lse)
 {
 	double *s;
 	int h, r;
 
-	if (H <= 0 || KVH <= 0 || S <= 0 || D <= 0 || H % KVH != 0 || !fn)
+	if (!splash_dims_ok(n) || !fn)
 		return -1;
-	if (!(s = malloc((size_t)S * sizeof(*s))))
+	if (!(s = malloc((size_t)n->Skv * sizeof(*s))))
 		return -1;
-	for (h = 0; h < H; h++) {
-		size_t g = (size_t)(h / (H / KVH));
-		for (r = 0; r < S; r++) {
-			size_t qi = ((size_t)h * S + r) * D;
-			row(h, r, S, D, q + qi, k + g * S * D, v + g * S * D,
-			    fn, ctx, s, o + qi,
-			    lse ? lse + (size_t)h * S + r : NULL);
+	for (h = 0; h < n->H; h++) {
+		size_t g = (size_t)(h / (n->H / n->KVH)) * n->Skv;
+		for (r = 0; r < n->Sq; r++) {
+			size_t qr = (size_t)h * n->Sq + r;
+			row(n, h, r, q + qr * n->Dqk, k + g * n->Dqk,
+			    v + g * n->Dv, fn, ctx, s, o + qr * n->Dv,
+			    lse ? lse + qr : NULL);
 		}
 	}
 	free(s);

@@ -12,7 +12,7 @@
 #include "kernels/splash/splash_host.h"
 
 typedef struct {
-	int S, D;
+	int S, Dqk, Dv;			/* S: the KV length */
 	const float *qr, *dor;		/* the row's q and do */
 	const float *kg, *vg;		/* its KV head's k and v */
 	double *p, *dqr, *dkg, *dvg;
@@ -31,8 +31,8 @@ probs(Row *R, int h, int r, SplashMaskFn *fn, void *ctx)
 		R->p[c] = -INFINITY;
 		if (!fn(ctx, h, r, c))
 			continue;
-		for (d = 0; d < R->D; d++)
-			s += (double)R->qr[d] * R->kg[(size_t)c * R->D + d];
+		for (d = 0; d < R->Dqk; d++)
+			s += (double)R->qr[d] * R->kg[(size_t)c * R->Dqk + d];
 		R->p[c] = s;
 		m = fmax(m, s);
 		any = 1;
@@ -54,60 +54,62 @@ probs(Row *R, int h, int r, SplashMaskFn *fn, void *ctx)
 static void
 row_vjp(Row *R)
 {
-	int c, d, S = R->S, D = R->D;
+	int c, d, S = R->S, Dqk = R->Dqk, Dv = R->Dv;
 	double di = 0;
 
-	for (d = 0; d < D; d++) {
+	for (d = 0; d < Dv; d++) {
 		double o = 0;
 		for (c = 0; c < S; c++)
-			o += R->p[c] * R->vg[(size_t)c * D + d];
+			o += R->p[c] * R->vg[(size_t)c * Dv + d];
 		di += (double)R->dor[d] * o;
 	}
 	for (c = 0; c < S; c++) {
-		const float *kc = R->kg + (size_t)c * D;
-		const float *vc = R->vg + (size_t)c * D;
+		const float *kc = R->kg + (size_t)c * Dqk;
+		const float *vc = R->vg + (size_t)c * Dv;
 		double dp = 0, ds;
 		if (R->p[c] == 0)
 			continue;
-		for (d = 0; d < D; d++)
+		for (d = 0; d < Dv; d++)
 			dp += (double)R->dor[d] * vc[d];
 		ds = R->p[c] * (dp - di);
-		for (d = 0; d < D; d++) {
+		for (d = 0; d < Dqk; d++) {
 			R->dqr[d] += ds * kc[d];
-			R->dkg[(size_t)c * D + d] += ds * R->qr[d];
-			R->dvg[(size_t)c * D + d] += R->p[c] * R->dor[d];
+			R->dkg[(size_t)c * Dqk + d] += ds * R->qr[d];
 		}
+		for (d = 0; d < Dv; d++)
+			R->dvg[(size_t)c * Dv + d] += R->p[c] * R->dor[d];
 	}
 }
 
 int
-splash_reference_vjp(int H, int KVH, int S, int D, const float *q,
-    const float *k, const float *v, const float *dout, SplashMaskFn *fn,
-    void *ctx, double *dq, double *dk, double *dv)
+splash_reference_vjp(const SplashDims *n, const float *q, const float *k,
+    const float *v, const float *dout, SplashMaskFn *fn, void *ctx,
+    double *dq, double *dk, double *dv)
 {
 	Row R;
 	int h, r;
 
-	if (H <= 0 || KVH <= 0 || S <= 0 || D <= 0 || H % KVH != 0 || !fn)
+	if (!splash_dims_ok(n) || !fn)
 		return -1;
-	if (!(R.p = malloc((size_t)S * sizeof(*R.p))))
+	if (!(R.p = malloc((size_t)n->Skv * sizeof(*R.p))))
 		return -1;
-	R.S = S;
-	R.D = D;
-	memset(dq, 0, (size_t)H * S * D * sizeof(*dq));
-	memset(dk, 0, (size_t)KVH * S * D * sizeof(*dk));
-	memset(dv, 0, (size_t)KVH * S * D * sizeof(*dv));
-	for (h = 0; h < H; h++) {
-		size_t g = (size_t)(h / (H / KVH)) * S * D;
-		R.kg = k + g;
-		R.vg = v + g;
-		R.dkg = dk + g;
-		R.dvg = dv + g;
-		for (r = 0; r < S; r++) {
-			size_t qi = ((size_t)h * S + r) * D;
-			R.qr = q + qi;
-			R.dor = dout + qi;
-			R.dqr = dq + qi;
+	R.S = n->Skv;
+	R.Dqk = n->Dqk;
+	R.Dv = n->Dv;
+	memset(dq, 0, (size_t)n->H * n->Sq * n->Dqk * sizeof(*dq));
+	memset(dk, 0, (size_t)n->KVH * n->Skv * n->Dqk * sizeof(*dk));
+	memset(dv, 0, (size_t)n->KVH * n->Skv * n->Dv * sizeof(*dv));
+	for (h = 0; h < n->H; h++) {
+		size_t g = (size_t)(h / (n->H / n->KVH)) * n->Skv;
+		R.kg = k + g * n->Dqk;
+		R.vg = v + g * n->Dv;
+		R.dkg = dk + g * n->Dqk;
+		R.dvg = dv + g * n->Dv;
+		for (r = 0; r < n->Sq; r++) {
+			size_t qr = (size_t)h * n->Sq + r;
+			R.qr = q + qr * n->Dqk;
+			R.dor = dout + qr * n->Dv;
+			R.dqr = dq + qr * n->Dqk;
 			if (probs(&R, h, r, fn, ctx))
 				row_vjp(&R);
 		}

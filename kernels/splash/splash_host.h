@@ -25,8 +25,8 @@ int splash_causal(void *ctx, int h, int q, int k);
 
 /*
  * A SplashMask (pallas/splash_mask.h) as a SplashMaskFn: ctx is a
- * const SplashMask *.  splash_reference() takes one S for queries and
- * keys, so a segments or dense mask given to it must be S x S.
+ * const SplashMask *.  A segments or dense mask given to
+ * splash_reference() must be Sq x Skv.
  */
 int splash_mask_fn(void *ctx, int h, int q, int k);
 
@@ -64,6 +64,15 @@ int splash_causal_tables(int H, int S, int BQ, int BKV,
 long splash_kv_fetches(int H, int KVH, int nq, int nk,
     const int32_t *data_next);
 
+/* The sizes of an attention: query heads H over KVH KV heads, query and
+   KV lengths, the head dims of q and k (Dqk) and of v and o (Dv). */
+typedef struct SplashDims {
+	int H, KVH, Sq, Skv, Dqk, Dv;
+} SplashDims;
+
+/* Every size positive and KVH dividing H. */
+int splash_dims_ok(const SplashDims *n);
+
 /*
  * ref.c: naive attention in double precision, for GQA with query head h
  * reading KV head h / (H / KVH):
@@ -71,23 +80,22 @@ long splash_kv_fetches(int H, int KVH, int nq, int nk,
  *   o[h]   = softmax(q[h] k[g]^T, masked by fn) v[g]
  *   lse[h] = log(sum(exp(q[h] k[g]^T))) over the kept keys
  *
- * q is [H][S][D], k and v [KVH][S][D], o [H][S][D], lse [H][S] (lse may
- * be NULL).  q is used as given (pre-scaled by the caller).  A row that
- * keeps no key gets o = 0 and lse = -inf.  Returns 0, or -1 if KVH does
- * not divide H or a size is not positive.
+ * q is [H][Sq][Dqk], k [KVH][Skv][Dqk], v [KVH][Skv][Dv], o [H][Sq][Dv],
+ * lse [H][Sq] (lse may be NULL).  q is used as given (pre-scaled by the
+ * caller).  A row that keeps no key gets o = 0 and lse = -inf.  Returns
+ * 0, or -1 if the sizes are not splash_dims_ok.
  */
-int splash_reference(int H, int KVH, int S, int D, const float *q,
-    const float *k, const float *v, SplashMaskFn *fn, void *ctx,
-    double *o, double *lse);
+int splash_reference(const SplashDims *n, const float *q, const float *k,
+    const float *v, SplashMaskFn *fn, void *ctx, double *o, double *lse);
 
 /*
  * ref_vjp.c: the gradients of splash_reference's o (not of lse) for an
- * upstream gradient dout [H][S][D], in double precision: dq [H][S][D],
- * dk and dv [KVH][S][D] (dk and dv of a KV head summed over the query
- * heads that read it).  A row that keeps no key contributes nothing.
- * Returns 0, or -1 as splash_reference.
+ * upstream gradient dout [H][Sq][Dv], in double precision: dq
+ * [H][Sq][Dqk], dk [KVH][Skv][Dqk] and dv [KVH][Skv][Dv] (dk and dv of a
+ * KV head summed over the query heads that read it).  A row that keeps
+ * no key contributes nothing.  Returns 0, or -1 as splash_reference.
  */
-int splash_reference_vjp(int H, int KVH, int S, int D, const float *q,
+int splash_reference_vjp(const SplashDims *n, const float *q,
     const float *k, const float *v, const float *dout, SplashMaskFn *fn,
     void *ctx, double *dq, double *dk, double *dv);
 

@@ -120,6 +120,7 @@ check_splash(const char *dir, double tol)
 {
 	InterpBuf q, k, v, o, lse;
 	int64_t H, KVH, S, D;
+	SplashDims n;
 	double *ro, *rl;
 	int rc;
 
@@ -132,11 +133,14 @@ check_splash(const char *dir, double tol)
 	S = q.shape.d[1];
 	D = q.shape.d[2];
 	KVH = k.shape.d[0];
+	n.H = (int)H;
+	n.KVH = (int)KVH;
+	n.Sq = n.Skv = (int)S;
+	n.Dqk = n.Dv = (int)D;
 	ro = xmalloc((size_t)(H * S * D) * sizeof(double));
 	rl = xmalloc((size_t)(H * S) * sizeof(double));
-	if (!shape_eq(&o.shape, &q.shape) || splash_reference((int)H,
-	    (int)KVH, (int)S, (int)D, q.data, k.data, v.data, splash_causal,
-	    NULL, ro, rl)) {
+	if (!shape_eq(&o.shape, &q.shape) || splash_reference(&n, q.data,
+	    k.data, v.data, splash_causal, NULL, ro, rl)) {
 		fprintf(stderr, "npycheck: splash shapes disagree\n");
 		return 1;
 	}

@@ -217,27 +217,27 @@ operand(const CKernel *k, const char *name)
 static void
 bwd_inputs(const CKernel *k, InterpBuf *b)
 {
-	int64_t H = sema_param(k, "H"), KVH = sema_param(k, "KVH");
-	int64_t S = sema_param(k, "S"), D = sema_param(k, "D"), i, d;
+	SplashDims n = export_dims(k);
+	int64_t nq = (int64_t)n.H * n.Sq, i, d;
 	int iq = operand(k, "q"), io = operand(k, "o"), il = operand(k, "lse");
 	int idi = operand(k, "di"), ido = operand(k, "dout");
-	float *q = b[iq].data;
-	double *o = xmalloc((size_t)(H * S * D) * sizeof(double));
-	double *lse = xmalloc((size_t)(H * S) * sizeof(double));
+	float *q = b[iq].data, *dout = b[ido].data;
+	double *o = xmalloc((size_t)(nq * n.Dv) * sizeof(double));
+	double *lse = xmalloc((size_t)nq * sizeof(double));
 
-	for (i = 0; i < H * S * D; i++)
-		q[i] /= sqrtf((float)D);
-	ck_assert_int_eq(splash_reference((int)H, (int)KVH, (int)S, (int)D, q,
-	    b[operand(k, "k")].data, b[operand(k, "v")].data, export_mask,
-	    (void *)&k->param_val[6], o, lse), 0);
-	for (i = 0; i < H * S; i++) {
+	for (i = 0; i < nq * n.Dqk; i++)
+		q[i] /= sqrtf((float)n.Dqk);
+	ck_assert_int_eq(splash_reference(&n, q, b[operand(k, "k")].data,
+	    b[operand(k, "v")].data, export_mask, export_mask_ctx(k), o, lse),
+	    0);
+	for (i = 0; i < nq; i++) {
 		double di = 0;
 		((float *)b[il].data)[i] = (float)lse[i];
-		for (d = 0; d < D; d++) {
-			di += o[i * D + d] * ((float *)b[ido].data)[i * D + d];
+		for (d = 0; d < n.Dv; d++) {
+			di += o[i * n.Dv + d] * dout[i * n.Dv + d];
 			if (io >= 0)
-				((float *)b[io].data)[i * D + d] =
-				    (float)o[i * D + d];
+				((float *)b[io].data)[i * n.Dv + d] =
+				    (float)o[i * n.Dv + d];
 		}
 		if (idi >= 0 && k->op[idi].role != ROLE_OUT)
 			((float *)b[idi].data)[i] = (float)di;
@@ -254,27 +254,25 @@ static void
 causal_tables(const CKernel *k, InterpBuf *b, void *arg)
 {
 	int i, bm = -1, dn = -1, t = 0;
-	int64_t S = sema_param(k, "S"), BQ = sema_param(k, "BQ");
-	int64_t BKV = sema_param(k, "BKV");
-	SplashTransposed tr = { export_mask, (void *)&k->param_val[6] };
+	SplashDims n = export_dims(k);
+	int BQ = (int)sema_param(k, "BQ"), BKV = (int)sema_param(k, "BKV");
+	SplashTransposed tr = { export_mask, export_mask_ctx(k) };
 
 	(void)arg;
 	for (i = 0; i < k->nop; i++) {
-		const char *n = k->op[i].name;
+		const char *name = k->op[i].name;
 		if (k->op[i].role != ROLE_SMEM_TABLE)
 			continue;
-		*(strncmp(n, "block_mask", 10) == 0 ? &bm : &dn) = i;
-		t = strchr(n, '_') != strrchr(n, '_');
+		*(strncmp(name, "block_mask", 10) == 0 ? &bm : &dn) = i;
+		t = strchr(name, '_') != strrchr(name, '_');
 	}
 	ck_assert(bm >= 0 && dn >= 0);
 	if (t)
-		ck_assert_int_eq(splash_mask_tables((int)k->op[bm].shape.d[0],
-		    (int)S, (int)S, (int)BKV, (int)BQ, splash_transposed, &tr,
-		    b[bm].data, b[dn].data), 0);
+		ck_assert_int_eq(splash_mask_tables(n.H, n.Skv, n.Sq, BKV, BQ,
+		    splash_transposed, &tr, b[bm].data, b[dn].data), 0);
 	else
-		ck_assert_int_eq(splash_mask_tables((int)k->op[bm].shape.d[0],
-		    (int)S, (int)S, (int)BQ, (int)BKV, export_mask,
-		    &k->param_val[6], b[bm].data, b[dn].data), 0);
+		ck_assert_int_eq(splash_mask_tables(n.H, n.Sq, n.Skv, BQ, BKV,
+		    export_mask, tr.ctx, b[bm].data, b[dn].data), 0);
 	if (operand(k, "lse") >= 0 && k->op[operand(k, "lse")].role ==
 	    ROLE_IN)
 		bwd_inputs(k, b);
@@ -324,14 +322,16 @@ START_TEST(splash)
 }
 END_TEST
 
-/* Each mask kind the kernel applies (tests/interp/splash_shapes.pk),
-   compiled for small and v4, against interpret mode. */
+/* Each mask kind the kernel applies, Sq != Skv and Dqk != Dv
+   (tests/interp/splash_shapes.pk), forward and backward, compiled for
+   small and v4, against interpret mode. */
 START_TEST(splash_masks)
 {
 	static const char *const e[] = { "splash_full", "splash_causal_m40",
 		"splash_causal_p17", "splash_local_48_0", "splash_local_20_36",
 		"splash_local_inf_10", "splash_chunked_64",
-		"splash_chunked_50", NULL };
+		"splash_chunked_50", "splash_rect_causal", "splash_rect_local",
+		"splash_d64_32", "splash_d96_64", NULL };
 	VtOpts o = { .tol = 1e-5, .seed = 5, .tables = causal_tables };
 	char *kern = slurp("../../kernels/splash/splash.pk");
 	char *shapes = slurp("../../tests/interp/splash_shapes.pk");

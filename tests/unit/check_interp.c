@@ -271,6 +271,22 @@ causal_with_empty_rows(void *ctx, int h, int q, int k)
 	return k <= q && !(h == 0 && q >= bq && q < 2 * bq);
 }
 
+/* max |x - ref| / max |ref| over n values; NaN fails. */
+static double
+rel_err_d(const char *what, const float *x, const double *ref, int64_t n)
+{
+	double e = 0, m = 0;
+	int64_t i;
+
+	for (i = 0; i < n; i++) {
+		ck_assert_msg(!isnan(x[i]), "%s[%lld] is NaN", what,
+		    (long long)i);
+		e = fmax(e, fabs(x[i] - ref[i]));
+		m = fmax(m, fabs(ref[i]));
+	}
+	return m > 0 ? e / m : e;
+}
+
 /* Runs one Splash export against the double reference, with the mask it
    applies (tests/unit/splashmask.h), or with causal_with_empty_rows if
    'empty'. */
@@ -282,8 +298,9 @@ splash_run(const char *file, const char *name, int empty, double *err_o,
 	const CKernel *k;
 	InterpBuf *b;
 	InterpOptions o = {0};
-	int64_t H, KVH, S, D, BQ, BKV, n, i;
-	double *ro, *rl, eo = 0, el = 0, mo = 0, ml = 0;
+	SplashDims n;
+	int64_t BQ, BKV, nq, i;
+	double *ro, *rl, el = 0, ml = 0;
 	float *q;
 	int bq;
 	SplashMaskFn *fn;
@@ -291,37 +308,29 @@ splash_run(const char *file, const char *name, int empty, double *err_o,
 
 	load(&f, file);
 	k = kernel_named(&f, name);
-	H = k->param_val[0];
-	KVH = k->param_val[1];
-	S = k->param_val[2];
-	D = k->param_val[3];
-	BQ = k->param_val[4];
-	BKV = k->param_val[5];
+	n = export_dims(k);
+	BQ = sema_param(k, "BQ");
+	BKV = sema_param(k, "BKV");
 	bq = (int)BQ;
 	fn = empty ? causal_with_empty_rows : export_mask;
-	ctx = empty ? (void *)&bq : (void *)&k->param_val[6];
+	ctx = empty ? (void *)&bq : export_mask_ctx(k);
 	b = operands(k, 10);
 	q = b[2].data;
-	for (i = 0; i < H * S * D; i++)		/* pre-scaled q */
-		q[i] /= sqrtf((float)D);
-	ck_assert_int_eq(splash_mask_tables((int)H, (int)S, (int)S, (int)BQ,
+	nq = (int64_t)n.H * n.Sq;
+	for (i = 0; i < nq * n.Dqk; i++)	/* pre-scaled q */
+		q[i] /= sqrtf((float)n.Dqk);
+	ck_assert_int_eq(splash_mask_tables(n.H, n.Sq, n.Skv, (int)BQ,
 	    (int)BKV, fn, ctx, b[1].data, b[0].data), 0);
 	o.stats = st;
 	ck_assert_msg(interp_kernel(k, b, k->nop, &o, &f.d) == 0, "%s",
 	    diags(&f));
-	n = H * S * D;
-	ro = xmalloc((size_t)n * sizeof(double));
-	rl = xmalloc((size_t)(H * S) * sizeof(double));
-	ck_assert_int_eq(splash_reference((int)H, (int)KVH, (int)S, (int)D,
-	    q, b[3].data, b[4].data, fn, ctx, ro, rl), 0);
-	for (i = 0; i < n; i++) {
-		float x = ((float *)b[5].data)[i];
-		ck_assert_msg(!isnan(x), "o[%lld] is NaN", (long long)i);
-		eo = fmax(eo, fabs(x - ro[i]));
-		mo = fmax(mo, fabs(ro[i]));
-	}
+	ro = xmalloc((size_t)(nq * n.Dv) * sizeof(double));
+	rl = xmalloc((size_t)nq * sizeof(double));
+	ck_assert_int_eq(splash_reference(&n, q, b[3].data, b[4].data, fn,
+	    ctx, ro, rl), 0);
+	*err_o = rel_err_d("o", b[5].data, ro, nq * n.Dv);
 	/* a row that keeps no key: lse -inf, as the reference */
-	for (i = 0; i < H * S; i++) {
+	for (i = 0; i < nq; i++) {
 		float x = ((float *)b[6].data)[i];
 		ck_assert_msg(x == rl[i] || (isfinite(x) && isfinite(rl[i])),
 		    "lse[%lld] = %g, want %g", (long long)i, x, rl[i]);
@@ -330,11 +339,10 @@ splash_run(const char *file, const char *name, int empty, double *err_o,
 			ml = fmax(ml, fabs(rl[i]));
 		}
 	}
-	*err_o = eo / mo;
 	*err_lse = el / ml;
-	printf("splash %-22s H=%lld KVH=%lld S=%lld D=%lld: max rel err "
-	    "o %.3g, lse %.3g\n", name, (long long)H, (long long)KVH,
-	    (long long)S, (long long)D, *err_o, *err_lse);
+	printf("splash %-22s H=%d KVH=%d Sq=%d Skv=%d Dqk=%d Dv=%d: max rel "
+	    "err o %.3g, lse %.3g\n", name, n.H, n.KVH, n.Sq, n.Skv, n.Dqk,
+	    n.Dv, *err_o, *err_lse);
 	free(ro);
 	free(rl);
 	free_operands(k, b);
@@ -362,6 +370,11 @@ static const struct { const char *file, *name; } splash_shapes[] = {
 	{ "tests/interp/splash_shapes.pk", "splash_local_inf_10" },
 	{ "tests/interp/splash_shapes.pk", "splash_chunked_64" },
 	{ "tests/interp/splash_shapes.pk", "splash_chunked_50" },
+	/* Sq != Skv, Dqk != Dv */
+	{ "tests/interp/splash_shapes.pk", "splash_rect_causal" },
+	{ "tests/interp/splash_shapes.pk", "splash_rect_local" },
+	{ "tests/interp/splash_shapes.pk", "splash_d64_32" },
+	{ "tests/interp/splash_shapes.pk", "splash_d96_64" },
 };
 
 START_TEST(splash_masks_vs_reference)
@@ -413,22 +426,6 @@ START_TEST(splash_skipped_steps_fetch_nothing)
 }
 END_TEST
 
-/* max |x - ref| / max |ref| over n values; NaN fails. */
-static double
-rel_err_d(const char *what, const float *x, const double *ref, int64_t n)
-{
-	double e = 0, m = 0;
-	int64_t i;
-
-	for (i = 0; i < n; i++) {
-		ck_assert_msg(!isnan(x[i]), "%s[%lld] is NaN", what,
-		    (long long)i);
-		e = fmax(e, fabs(x[i] - ref[i]));
-		m = fmax(m, fabs(ref[i]));
-	}
-	return m > 0 ? e / m : e;
-}
-
 static void
 copy_buf(InterpBuf *to, const InterpBuf *from)
 {
@@ -451,7 +448,8 @@ splash_bwd_run(const char *file, const char *const name[3], int empty,
 	const CKernel *kf, *kq, *kk;
 	InterpBuf *bf, *bq, *bk;
 	InterpOptions o = {0};
-	int64_t H, KVH, S, D, BQ, BKV, n, nkv, i;
+	SplashDims n;
+	int64_t BQ, BKV, nq, nkv, i;
 	double *rq, *rk, *rv;
 	float *q;
 	int bq0;
@@ -461,26 +459,25 @@ splash_bwd_run(const char *file, const char *const name[3], int empty,
 	kf = kernel_named(&f, name[0]);
 	kq = kernel_named(&f, name[1]);
 	kk = kernel_named(&f, name[2]);
-	H = kf->param_val[0];
-	KVH = kf->param_val[1];
-	S = kf->param_val[2];
-	D = kf->param_val[3];
-	BQ = kf->param_val[4];
-	BKV = kf->param_val[5];
-	for (i = 0; i < 10; i++)
+	n = export_dims(kf);
+	BQ = sema_param(kf, "BQ");
+	BKV = sema_param(kf, "BKV");
+	for (i = 0; i < kf->nparam; i++) {
 		ck_assert_int_eq(kq->param_val[i], kf->param_val[i]);
+		ck_assert_int_eq(kk->param_val[i], kf->param_val[i]);
+	}
 	bq0 = (int)BQ;
 	t.fn = empty ? causal_with_empty_rows : export_mask;
-	t.ctx = empty ? (void *)&bq0 : (void *)&kf->param_val[6];
-	n = H * S * D;
-	nkv = KVH * S * D;
+	t.ctx = empty ? (void *)&bq0 : export_mask_ctx(kf);
+	nq = (int64_t)n.H * n.Sq;
+	nkv = (int64_t)n.KVH * n.Skv;
 
 	/* forward: o, lse */
 	bf = operands(kf, 20);
 	q = bf[2].data;
-	for (i = 0; i < n; i++)
-		q[i] /= sqrtf((float)D);
-	ck_assert_int_eq(splash_mask_tables((int)H, (int)S, (int)S, (int)BQ,
+	for (i = 0; i < nq * n.Dqk; i++)
+		q[i] /= sqrtf((float)n.Dqk);
+	ck_assert_int_eq(splash_mask_tables(n.H, n.Sq, n.Skv, (int)BQ,
 	    (int)BKV, t.fn, t.ctx, bf[1].data, bf[0].data), 0);
 	ck_assert_msg(interp_kernel(kf, bf, kf->nop, &o, &f.d) == 0, "%s",
 	    diags(&f));
@@ -496,9 +493,8 @@ splash_bwd_run(const char *file, const char *const name[3], int empty,
 
 	/* dk and dv: the transposed tables; q, k, v, dout, lse, di */
 	bk = operands(kk, 22);
-	ck_assert_int_eq(splash_mask_tables((int)H, (int)S, (int)S,
-	    (int)BKV, (int)BQ, splash_transposed, &t, bk[1].data, bk[0].data),
-	    0);
+	ck_assert_int_eq(splash_mask_tables(n.H, n.Skv, n.Sq, (int)BKV,
+	    (int)BQ, splash_transposed, &t, bk[1].data, bk[0].data), 0);
 	for (i = 2; i < 5; i++)
 		copy_buf(&bk[i], &bf[i]);
 	copy_buf(&bk[5], &bq[6]);
@@ -507,19 +503,17 @@ splash_bwd_run(const char *file, const char *const name[3], int empty,
 	ck_assert_msg(interp_kernel(kk, bk, kk->nop, &o, &f.d) == 0, "%s",
 	    diags(&f));
 
-	rq = xmalloc((size_t)n * sizeof(double));
-	rk = xmalloc((size_t)nkv * sizeof(double));
-	rv = xmalloc((size_t)nkv * sizeof(double));
-	ck_assert_int_eq(splash_reference_vjp((int)H, (int)KVH, (int)S,
-	    (int)D, q, bf[3].data, bf[4].data, bq[6].data, t.fn, t.ctx, rq,
-	    rk, rv), 0);
-	err[0] = rel_err_d("dq", bq[8].data, rq, n);
-	err[1] = rel_err_d("dk", bk[8].data, rk, nkv);
-	err[2] = rel_err_d("dv", bk[9].data, rv, nkv);
-	printf("splash bwd %-18s H=%lld KVH=%lld S=%lld D=%lld: max rel err "
-	    "dq %.3g, dk %.3g, dv %.3g\n", name[0], (long long)H,
-	    (long long)KVH, (long long)S, (long long)D, err[0], err[1],
-	    err[2]);
+	rq = xmalloc((size_t)(nq * n.Dqk) * sizeof(double));
+	rk = xmalloc((size_t)(nkv * n.Dqk) * sizeof(double));
+	rv = xmalloc((size_t)(nkv * n.Dv) * sizeof(double));
+	ck_assert_int_eq(splash_reference_vjp(&n, q, bf[3].data, bf[4].data,
+	    bq[6].data, t.fn, t.ctx, rq, rk, rv), 0);
+	err[0] = rel_err_d("dq", bq[8].data, rq, nq * n.Dqk);
+	err[1] = rel_err_d("dk", bk[8].data, rk, nkv * n.Dqk);
+	err[2] = rel_err_d("dv", bk[9].data, rv, nkv * n.Dv);
+	printf("splash bwd %-18s H=%d KVH=%d Sq=%d Skv=%d Dqk=%d Dv=%d: max "
+	    "rel err dq %.3g, dk %.3g, dv %.3g\n", name[0], n.H, n.KVH, n.Sq,
+	    n.Skv, n.Dqk, n.Dv, err[0], err[1], err[2]);
 	free(rq);
 	free(rk);
 	free(rv);
@@ -544,6 +538,10 @@ static const struct { const char *file, *name[3]; } splash_bwd_shapes[] = {
 	BWD("splash_local_inf_10"),
 	BWD("splash_chunked_64"),
 	BWD("splash_chunked_50"),
+	BWD("splash_rect_causal"),
+	BWD("splash_rect_local"),
+	BWD("splash_d64_32"),
+	BWD("splash_d96_64"),
 #undef BWD
 };
 
@@ -575,51 +573,63 @@ END_TEST
 /*
  * The reference gradients against central differences of
  * splash_reference's loss sum(o * dout), on values and a step that
- * floats hold exactly (multiples of 2^-8, step 2^-12), with a causal
- * mask that leaves row 0 of head 1 empty.
+ * floats hold exactly (multiples of 2^-8, step 2^-12): 2 heads over one
+ * KV head, 6 queries over 8 keys, Dqk 4, Dv 3, a causal mask offset by 2
+ * that leaves row 0 of head 1 empty.
  */
+enum { VH = 2, VSQ = 6, VSKV = 8, VDQK = 4, VDV = 3 };
+static const SplashDims vjp_dims = { VH, 1, VSQ, VSKV, VDQK, VDV };
+
 static int
 vjp_mask(void *ctx, int h, int q, int k)
 {
 	(void)ctx;
-	return k <= q && !(h == 1 && q == 0) && !(q == 5 && k == 2);
+	return k <= q + 2 && !(h == 1 && q == 0) && !(q == 5 && k == 2);
 }
 
 static double
 vjp_loss(const float *q, const float *k, const float *v, const float *dout)
 {
-	double o[2 * 8 * 4], l = 0;
+	double o[VH * VSQ * VDV], l = 0;
 	int i;
 
-	ck_assert_int_eq(splash_reference(2, 1, 8, 4, q, k, v, vjp_mask, NULL,
+	ck_assert_int_eq(splash_reference(&vjp_dims, q, k, v, vjp_mask, NULL,
 	    o, NULL), 0);
-	for (i = 0; i < 2 * 8 * 4; i++)
+	for (i = 0; i < VH * VSQ * VDV; i++)
 		l += o[i] * dout[i];
 	return l;
 }
 
+/* x[0..n) in multiples of 2^-6 in [-0.5, 0.5) */
+static void
+vjp_fill(float *x, int n, uint64_t *s)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		*s = *s * 6364136223846793005ull + 1442695040888963407ull;
+		x[i] = (float)((int)(*s >> 58) - 32) / 64;
+	}
+}
+
 START_TEST(splash_vjp_finite_differences)
 {
-	enum { N = 2 * 8 * 4, NKV = 8 * 4 };
-	float q[N], k[NKV], v[NKV], dout[N], *x[3] = { q, k, v };
-	double dq[N], dk[NKV], dv[NKV], *g[3] = { dq, dk, dv };
+	enum { NQ = VH * VSQ * VDQK, NK = VSKV * VDQK, NV = VSKV * VDV };
+	float q[NQ], k[NK], v[NV], dout[VH * VSQ * VDV], *x[3] = { q, k, v };
+	double dq[NQ], dk[NK], dv[NV], *g[3] = { dq, dk, dv };
+	const int len[3] = { NQ, NK, NV };
 	const float eps = 1.0f / 4096;
 	uint64_t s = 12345;
 	int a, i;
 
-	for (i = 0; i < N; i++) {
-		s = s * 6364136223846793005ull + 1442695040888963407ull;
-		q[i] = (float)((int)(s >> 58) - 32) / 256 * 4;
-		dout[i] = (float)((int)(s >> 40 & 63) - 32) / 256 * 4;
-		if (i < NKV) {
-			k[i] = (float)((int)(s >> 30 & 63) - 32) / 256 * 4;
-			v[i] = (float)((int)(s >> 20 & 63) - 32) / 256 * 4;
-		}
-	}
-	ck_assert_int_eq(splash_reference_vjp(2, 1, 8, 4, q, k, v, dout,
+	vjp_fill(q, NQ, &s);
+	vjp_fill(k, NK, &s);
+	vjp_fill(v, NV, &s);
+	vjp_fill(dout, VH * VSQ * VDV, &s);
+	ck_assert_int_eq(splash_reference_vjp(&vjp_dims, q, k, v, dout,
 	    vjp_mask, NULL, dq, dk, dv), 0);
 	for (a = 0; a < 3; a++)
-		for (i = 0; i < (a ? NKV : N); i++) {
+		for (i = 0; i < len[a]; i++) {
 			float x0 = x[a][i];
 			double up, dn;
 			x[a][i] = x0 + eps;
@@ -632,8 +642,8 @@ START_TEST(splash_vjp_finite_differences)
 			    i, (up - dn) / (2 * eps), g[a][i]);
 		}
 	/* the empty row (head 1, row 0) has no gradient */
-	for (i = 0; i < 4; i++)
-		ck_assert(dq[8 * 4 + i] == 0);
+	for (i = 0; i < VDQK; i++)
+		ck_assert(dq[VSQ * VDQK + i] == 0);
 }
 END_TEST
 

@@ -309,16 +309,17 @@ START_TEST(splash_reference_uniform)
 	float q[2 * 4 * 2] = {0}, k[4 * 2] = {0}, v[4 * 2];
 	double o[2 * 4 * 2], lse[2 * 4];
 	int i;
+	SplashDims n = { 2, 1, 4, 4, 2, 2 }, bad = { 3, 2, 4, 4, 2, 2 };
 
 	for (i = 0; i < 8; i++)
 		v[i] = (float)i;
-	ck_assert_int_eq(splash_reference(2, 1, 4, 2, q, k, v, splash_causal,
-	    NULL, o, lse), 0);
+	ck_assert_int_eq(splash_reference(&n, q, k, v, splash_causal, NULL, o,
+	    lse), 0);
 	/* row 2 of head 1 sees keys 0..2: mean of v rows 0..2 */
 	ck_assert(fabs(o[(4 + 2) * 2] - (0 + 2 + 4) / 3.0) < 1e-12);
 	ck_assert(fabs(lse[4 + 3] - log(4.0)) < 1e-12);
-	ck_assert_int_eq(splash_reference(3, 2, 4, 2, q, k, v, splash_causal,
-	    NULL, o, lse), -1);
+	ck_assert_int_eq(splash_reference(&bad, q, k, v, splash_causal, NULL,
+	    o, lse), -1);
 }
 END_TEST
 

@@ -286,7 +286,7 @@ causal(const CKernel *k, int32_t **bm, int32_t **dn)
 	*bm = xmalloc((size_t)n * sizeof(int32_t));
 	*dn = xmalloc((size_t)n * sizeof(int32_t));
 	ck_assert_int_eq(splash_causal_tables((int)sema_param(k, "H"),
-	    (int)sema_param(k, "S"), (int)sema_param(k, "BQ"),
+	    (int)sema_param(k, "SQ"), (int)sema_param(k, "BQ"),
 	    (int)sema_param(k, "BKV"),
 	    *bm, *dn), 0);
 }

@@ -8,7 +8,9 @@
 #define PALLAS_TESTS_SPLASHMASK_H
 
 #include <stdint.h>
+#include <string.h>
 
+#include "dsl/sema/checked.h"
 #include "kernels/splash/splash_host.h"
 
 /* A SplashMaskFn over ctx = the export's int64_t {MASK, MA, MB, MC}. */
@@ -26,6 +28,33 @@ export_mask(void *ctx, int h, int q, int k)
 	case 3: return k <= q && k / p[1] == q / p[1];
 	default: return 0;
 	}
+}
+
+/* The sizes of a Splash export, from its parameters. */
+static SplashDims
+export_dims(const CKernel *k)
+{
+	SplashDims n;
+
+	n.H = (int)sema_param(k, "H");
+	n.KVH = (int)sema_param(k, "KVH");
+	n.Sq = (int)sema_param(k, "SQ");
+	n.Skv = (int)sema_param(k, "SKV");
+	n.Dqk = (int)sema_param(k, "DQK");
+	n.Dv = (int)sema_param(k, "DV");
+	return n;
+}
+
+/* export_mask's ctx for a Splash export: its MASK, MA, MB, MC. */
+static void *
+export_mask_ctx(const CKernel *k)
+{
+	int i;
+
+	for (i = 0; i + 3 < k->nparam; i++)
+		if (strcmp(k->param_name[i], "MASK") == 0)
+			return (void *)&k->param_val[i];
+	return NULL;
 }
 
 /*
