@@ -287,6 +287,39 @@ rel_err_d(const char *what, const float *x, const double *ref, int64_t n)
 	return m > 0 ? e / m : e;
 }
 
+static void
+copy_buf(InterpBuf *to, const InterpBuf *from)
+{
+	ck_assert_int_eq(shape_numel(&to->shape), shape_numel(&from->shape));
+	ck_assert_int_eq(to->dtype, from->dtype);
+	memcpy(to->data, from->data, (size_t)shape_numel(&to->shape) *
+	    (size_t)interp_elem_size(to->dtype));
+}
+
+/* b's values as floats (bf16 inputs are exact in f32), to free. */
+static float *
+floats(const InterpBuf *b)
+{
+	int64_t i, n = shape_numel(&b->shape);
+	float *x = xmalloc((size_t)n * sizeof(float));
+
+	for (i = 0; i < n; i++)
+		x[i] = (float)interp_buf_get(b, i);
+	return x;
+}
+
+/* q scaled by 1/sqrt(d), as the caller of a Splash kernel does (rounded
+   to q's dtype); its values as floats, to free. */
+static float *
+prescale(InterpBuf *q, int d)
+{
+	int64_t i, n = shape_numel(&q->shape);
+
+	for (i = 0; i < n; i++)
+		interp_buf_set(q, i, interp_buf_get(q, i) / sqrt((double)d));
+	return floats(q);
+}
+
 /* Runs one Splash export against the double reference, with the mask it
    applies (tests/unit/splashmask.h), or with causal_with_empty_rows if
    'empty'. */
@@ -301,7 +334,7 @@ splash_run(const char *file, const char *name, int empty, double *err_o,
 	SplashDims n;
 	int64_t BQ, BKV, nq, i;
 	double *ro, *rl, el = 0, ml = 0;
-	float *q;
+	float *q, *kf, *vf;
 	int bq;
 	SplashMaskFn *fn;
 	void *ctx;
@@ -315,10 +348,10 @@ splash_run(const char *file, const char *name, int empty, double *err_o,
 	fn = empty ? causal_with_empty_rows : export_mask;
 	ctx = empty ? (void *)&bq : export_mask_ctx(k);
 	b = operands(k, 10);
-	q = b[2].data;
 	nq = (int64_t)n.H * n.Sq;
-	for (i = 0; i < nq * n.Dqk; i++)	/* pre-scaled q */
-		q[i] /= sqrtf((float)n.Dqk);
+	q = prescale(&b[2], n.Dqk);
+	kf = floats(&b[3]);
+	vf = floats(&b[4]);
 	ck_assert_int_eq(splash_mask_tables(n.H, n.Sq, n.Skv, (int)BQ,
 	    (int)BKV, fn, ctx, b[1].data, b[0].data), 0);
 	o.stats = st;
@@ -326,8 +359,7 @@ splash_run(const char *file, const char *name, int empty, double *err_o,
 	    diags(&f));
 	ro = xmalloc((size_t)(nq * n.Dv) * sizeof(double));
 	rl = xmalloc((size_t)nq * sizeof(double));
-	ck_assert_int_eq(splash_reference(&n, q, b[3].data, b[4].data, fn,
-	    ctx, ro, rl), 0);
+	ck_assert_int_eq(splash_reference(&n, q, kf, vf, fn, ctx, ro, rl), 0);
 	*err_o = rel_err_d("o", b[5].data, ro, nq * n.Dv);
 	/* a row that keeps no key: lse -inf, as the reference */
 	for (i = 0; i < nq; i++) {
@@ -345,6 +377,9 @@ splash_run(const char *file, const char *name, int empty, double *err_o,
 	    n.Dv, *err_o, *err_lse);
 	free(ro);
 	free(rl);
+	free(q);
+	free(kf);
+	free(vf);
 	free_operands(k, b);
 	unload(&f);
 }
@@ -426,13 +461,6 @@ START_TEST(splash_skipped_steps_fetch_nothing)
 }
 END_TEST
 
-static void
-copy_buf(InterpBuf *to, const InterpBuf *from)
-{
-	ck_assert_int_eq(shape_numel(&to->shape), shape_numel(&from->shape));
-	memcpy(to->data, from->data, (size_t)shape_numel(&to->shape) * 4);
-}
-
 /*
  * Runs the forward export 'fwd' for o and lse, then its backward exports
  * (splash_bwd_dq, giving dq and di, and splash_bwd_dkv, taking that di)
@@ -451,7 +479,7 @@ splash_bwd_run(const char *file, const char *const name[3], int empty,
 	SplashDims n;
 	int64_t BQ, BKV, nq, nkv, i;
 	double *rq, *rk, *rv;
-	float *q;
+	float *q, *x[3];
 	int bq0;
 	SplashTransposed t;
 
@@ -474,9 +502,7 @@ splash_bwd_run(const char *file, const char *const name[3], int empty,
 
 	/* forward: o, lse */
 	bf = operands(kf, 20);
-	q = bf[2].data;
-	for (i = 0; i < nq * n.Dqk; i++)
-		q[i] /= sqrtf((float)n.Dqk);
+	q = prescale(&bf[2], n.Dqk);
 	ck_assert_int_eq(splash_mask_tables(n.H, n.Sq, n.Skv, (int)BQ,
 	    (int)BKV, t.fn, t.ctx, bf[1].data, bf[0].data), 0);
 	ck_assert_msg(interp_kernel(kf, bf, kf->nop, &o, &f.d) == 0, "%s",
@@ -506,8 +532,14 @@ splash_bwd_run(const char *file, const char *const name[3], int empty,
 	rq = xmalloc((size_t)(nq * n.Dqk) * sizeof(double));
 	rk = xmalloc((size_t)(nkv * n.Dqk) * sizeof(double));
 	rv = xmalloc((size_t)(nkv * n.Dv) * sizeof(double));
-	ck_assert_int_eq(splash_reference_vjp(&n, q, bf[3].data, bf[4].data,
-	    bq[6].data, t.fn, t.ctx, rq, rk, rv), 0);
+	x[0] = floats(&bf[3]);
+	x[1] = floats(&bf[4]);
+	x[2] = floats(&bq[6]);
+	ck_assert_int_eq(splash_reference_vjp(&n, q, x[0], x[1], x[2], t.fn,
+	    t.ctx, rq, rk, rv), 0);
+	for (i = 0; i < 3; i++)
+		free(x[i]);
+	free(q);
 	err[0] = rel_err_d("dq", bq[8].data, rq, nq * n.Dqk);
 	err[1] = rel_err_d("dk", bk[8].data, rk, nkv * n.Dqk);
 	err[2] = rel_err_d("dv", bk[9].data, rv, nkv * n.Dv);
