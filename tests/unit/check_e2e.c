@@ -322,9 +322,91 @@ START_TEST(splash)
 }
 END_TEST
 
+/*
+ * What a Splash run on the simulator must cost, from its export and the
+ * tables: the MXU flops of the blocks the mask keeps (counted from the
+ * mask itself, element by element) and, for the forward kernel, the HBM
+ * bytes of a pipeline that fetches nothing for skipped steps.
+ */
+typedef struct {
+	uint64_t flops, read, written;	/* read, written: forward only */
+} SplashCost;
+
+/* The blocks of the grid (h, i, j) with at least one kept element. */
+static long
+kept_blocks(const CKernel *k, SplashDims n, int BQ, int BKV)
+{
+	void *ctx = export_mask_ctx(k);
+	long c = 0;
+	int h, i, j, q, kk;
+
+	for (h = 0; h < n.H; h++)
+		for (i = 0; i < n.Sq / BQ; i++)
+			for (j = 0; j < n.Skv / BKV; j++) {
+				int any = 0;
+				for (q = i * BQ; q < (i + 1) * BQ && !any; q++)
+					for (kk = j * BKV; kk < (j + 1) * BKV &&
+					    !any; kk++)
+						any = export_mask(ctx, h, q, kk);
+				c += any;
+			}
+	return c;
+}
+
+static void
+cost_tables(const CKernel *k, InterpBuf *b, void *arg)
+{
+	SplashCost *c = arg;
+	SplashDims n = export_dims(k);
+	uint64_t BQ = (uint64_t)sema_param(k, "BQ");
+	uint64_t BKV = (uint64_t)sema_param(k, "BKV");
+	uint64_t nq = (uint64_t)n.Sq / BQ, nk = (uint64_t)n.Skv / BKV;
+	uint64_t blk = 2 * BQ * BKV, run;
+	long kvf;
+
+	causal_tables(k, b, NULL);
+	run = (uint64_t)kept_blocks(k, n, (int)BQ, (int)BKV);
+	if (operand(k, "dout") < 0) {		/* forward */
+		kvf = splash_kv_fetches(n.H, n.KVH, (int)nq, (int)nk,
+		    b[0].data);
+		ck_assert(kvf > 0);
+		c->flops = run * blk * (uint64_t)(n.Dqk + n.Dv);
+		c->read = 2 * n.H * nq * nk * 4 + n.H * nq * BQ * n.Dqk * 4 +
+		    (uint64_t)kvf * BKV * (uint64_t)(n.Dqk + n.Dv) * 4;
+		c->written = (uint64_t)n.H * n.Sq * (uint64_t)(n.Dv + 1) * 4;
+	} else if (operand(k, "dq") >= 0)	/* s, dp, dq */
+		c->flops = run * blk * (uint64_t)(2 * n.Dqk + n.Dv);
+	else					/* s, dp, dv, dk */
+		c->flops = run * blk * (uint64_t)(2 * n.Dqk + 2 * n.Dv);
+}
+
+/* entry on small against interpret mode, and at the cost above. */
+static void
+splash_cost_check(const char *src, const char *entry)
+{
+	SplashCost c = {0};
+	VtOpts o = { .tol = 1e-5, .seed = 5, .tables = cost_tables,
+		.arg = &c };
+	VtResult r;
+
+	vt_check(src, "small", entry, &o, &r);
+	ck_assert_msg(r.st.c.mxu_flops == c.flops, "%s: %llu MXU flops, the "
+	    "kept blocks make %llu", entry,
+	    (unsigned long long)r.st.c.mxu_flops,
+	    (unsigned long long)c.flops);
+	if (c.read)
+		ck_assert_msg(r.st.c.hbm_read_bytes == c.read &&
+		    r.st.c.hbm_write_bytes == c.written, "%s: HBM %llu bytes "
+		    "read, %llu written; want %llu and %llu", entry,
+		    (unsigned long long)r.st.c.hbm_read_bytes,
+		    (unsigned long long)r.st.c.hbm_write_bytes,
+		    (unsigned long long)c.read, (unsigned long long)c.written);
+}
+
 /* Each mask kind the kernel applies, Sq != Skv and Dqk != Dv
    (tests/interp/splash_shapes.pk), forward and backward, compiled for
-   small and v4, against interpret mode. */
+   small and v4, against interpret mode; on small, the blocks that run
+   and the bytes copied as splash_cost_check. */
 START_TEST(splash_masks)
 {
 	static const char *const e[] = { "splash_full", "splash_causal_m40",
@@ -350,11 +432,11 @@ START_TEST(splash_masks)
 		char dq[64], dkv[64];
 		snprintf(dq, sizeof dq, "%s_dq", e[i]);
 		snprintf(dkv, sizeof dkv, "%s_dkv", e[i]);
-		vt_check(src, "small", e[i], &o, NULL);
+		splash_cost_check(src, e[i]);
 		vt_check(src, "v4", e[i], &o, NULL);
-		vt_check(src, "small", dq, &o, NULL);
+		splash_cost_check(src, dq);
 		vt_check(src, "v4", dq, &o, NULL);
-		vt_check(src, "small", dkv, &o, NULL);
+		splash_cost_check(src, dkv);
 		vt_check(src, "v4", dkv, &o, NULL);
 	}
 	free(src);
