@@ -160,10 +160,16 @@ typedef struct SplashMaskInfo {
 	int npartial;
 	/*
 	 * splash_mask_hash() of the mask combined with H, Sq, Skv, BQ, BKV
-	 * and 'transposed': what a kernel compiled for one mask compares
-	 * to refuse tables built for another.
+	 * and 'transposed': what a C program compares to refuse tables
+	 * built for another mask.
 	 */
 	uint64_t check;
+	/*
+	 * The description the kernels of kernels/splash/splash.pk compare
+	 * (their SMEM table mask_desc) to refuse tables built for another
+	 * mask, shapes or block sizes: splash_mask_desc().
+	 */
+	int32_t desc[10];	/* SPLASH_DESC_LEN */
 } SplashMaskInfo;
 
 /*
@@ -188,6 +194,30 @@ int splash_mask_info_row_blocks(const SplashMaskInfo *info, int h, int i);
  */
 uint64_t splash_mask_check(const SplashMask *m, int H, long Sq, long Skv,
     int BQ, int BKV, int transposed);
+
+/*
+ * The parameters MASK, MA, MB, MC by which a kernel of
+ * kernels/splash/splash.pk applies mask m (its FULL, CAUSAL(off),
+ * LOCAL(l, r, off), CHUNKED(c) macros; an unbounded window side is -1):
+ * 0 and p[0..4), or -1 for a mask those kernels do not apply (segments,
+ * dense, per-head, and/or) or whose parameters do not fit 32 bits.
+ */
+int splash_mask_kernel_params(const SplashMask *m, long p[4]);
+
+/*
+ * The table mask_desc of the splash.pk kernels, int32[SPLASH_DESC_LEN]:
+ *
+ *   [0] SPLASH_DESC_MAGIC   [1..4] MASK, MA, MB, MC (MASK -1 for a mask
+ *   [5] Sq   [6] Skv        the kernels do not apply)
+ *   [7] BQ   [8] BKV        [9] transposed (0 or 1)
+ *
+ * A kernel compiled for one mask and shapes compares it with its own
+ * parameters and stops with an error on a difference (a length past 32
+ * bits is stored as INT32_MIN, which no parameter matches).
+ */
+enum { SPLASH_DESC_LEN = 10, SPLASH_DESC_MAGIC = 0x53504c31 /* SPL1 */ };
+void splash_mask_desc(const SplashMask *m, long Sq, long Skv, int BQ,
+    int BKV, int transposed, int32_t desc[SPLASH_DESC_LEN]);
 
 #ifdef __cplusplus
 }

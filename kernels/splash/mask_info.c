@@ -518,6 +518,7 @@ splash_mask_info(const SplashMask *m, int H, long Sq, long Skv, int BQ,
 	}
 	free_sets(&b);
 	info->check = splash_mask_check(m, H, Sq, Skv, BQ, BKV, transposed);
+	splash_mask_desc(m, Sq, Skv, BQ, BKV, transposed, info->desc);
 	return 0;
 }
 
@@ -560,4 +561,58 @@ splash_mask_check(const SplashMask *m, int H, long Sq, long Skv, int BQ,
 	h = splash_mask_fnv_i64(h, BKV);
 	h = splash_mask_fnv_i64(h, transposed != 0);
 	return h ? h : 1;
+}
+
+/* v if it fits 32 bits, else INT32_MIN (which no parameter matches). */
+static int32_t
+i32_or_min(long v)
+{
+	return v > INT32_MIN && v <= INT32_MAX ? (int32_t)v : INT32_MIN;
+}
+
+int
+splash_mask_kernel_params(const SplashMask *m, long p[4])
+{
+	int i;
+
+	p[0] = p[1] = p[2] = p[3] = 0;
+	switch (m ? m->kind : SPLASH_MASK_FULL) {
+	case SPLASH_MASK_FULL:
+		break;
+	case SPLASH_MASK_CAUSAL:
+		p[0] = 1, p[1] = m->offset;
+		break;
+	case SPLASH_MASK_LOCAL:
+		p[0] = 2, p[1] = m->left, p[2] = m->right, p[3] = m->offset;
+		break;
+	case SPLASH_MASK_CHUNKED:
+		p[0] = 3, p[1] = m->chunk;
+		break;
+	default:
+		p[0] = -1;
+		return -1;
+	}
+	for (i = 1; i < 4; i++)
+		if (i32_or_min(p[i]) == INT32_MIN)
+			return -1;
+	return 0;
+}
+
+void
+splash_mask_desc(const SplashMask *m, long Sq, long Skv, int BQ, int BKV,
+    int transposed, int32_t desc[SPLASH_DESC_LEN])
+{
+	long p[4];
+	int i;
+
+	if (splash_mask_kernel_params(m, p) < 0)
+		p[0] = -1, p[1] = p[2] = p[3] = 0;
+	desc[0] = SPLASH_DESC_MAGIC;
+	for (i = 0; i < 4; i++)
+		desc[1 + i] = i32_or_min(p[i]);
+	desc[5] = i32_or_min(Sq);
+	desc[6] = i32_or_min(Skv);
+	desc[7] = BQ;
+	desc[8] = BKV;
+	desc[9] = transposed != 0;
 }

@@ -715,6 +715,58 @@ info_fails(const SplashMask *m, int H, long Sq, long Skv, int BQ, int BKV,
 	    in.H == 0 && in.check == 0);
 }
 
+/* The kernels' description: their parameters, shapes and block sizes;
+   a mask they do not apply, or a parameter past 32 bits, matches none. */
+START_TEST(descriptions_name_the_kernel_parameters)
+{
+	static const struct { const char *text; int32_t p[4]; } want[] = {
+		{ "full", { 0, 0, 0, 0 } },
+		{ "causal:-40", { 1, -40, 0, 0 } },
+		{ "local:20,36,3", { 2, 20, 36, 3 } },
+		{ "local:inf,10", { 2, -1, 10, 0 } },
+		{ "chunked:50", { 3, 50, 0, 0 } },
+	};
+	const int32_t ids[4] = { 0, 0, 1, 1 };
+	SplashMask *m;
+	SplashMaskInfo info;
+	int32_t d[SPLASH_DESC_LEN];
+	long p[4];
+	size_t i;
+	int j;
+
+	for (i = 0; i < sizeof want / sizeof want[0]; i++) {
+		m = splash_mask_parse(want[i].text, NULL, NULL, NULL, 0);
+		ck_assert_ptr_nonnull(m);
+		ck_assert_int_eq(splash_mask_kernel_params(m, p), 0);
+		splash_mask_desc(m, 256, 128, 32, 16, 1, d);
+		ck_assert_int_eq(d[0], SPLASH_DESC_MAGIC);
+		for (j = 0; j < 4; j++) {
+			ck_assert_int_eq(p[j], want[i].p[j]);
+			ck_assert_int_eq(d[1 + j], want[i].p[j]);
+		}
+		ck_assert(d[5] == 256 && d[6] == 128 && d[7] == 32 &&
+		    d[8] == 16 && d[9] == 1);
+		ck_assert_int_eq(splash_mask_info(m, 2, 256, 128, 32, 16, 1,
+		    &info, NULL, 0), 0);
+		ck_assert_mem_eq(info.desc, d, sizeof d);
+		splash_mask_info_free(&info);
+		splash_mask_free(m);
+	}
+	m = splash_mask_segments(4, ids, 4, ids);
+	ck_assert_int_eq(splash_mask_kernel_params(m, p), -1);
+	splash_mask_desc(m, 4, 4, 2, 2, 0, d);
+	ck_assert_int_eq(d[1], -1);
+	splash_mask_free(m);
+	m = splash_mask_causal(1L << 33);
+	ck_assert_int_eq(splash_mask_kernel_params(m, p), -1);
+	splash_mask_desc(m, 4, 4, 2, 2, 0, d);
+	ck_assert_int_eq(d[1], -1);
+	splash_mask_desc(NULL, 1L << 33, 4, 2, 2, 0, d);
+	ck_assert_int_eq(d[5], INT32_MIN);
+	splash_mask_free(m);
+}
+END_TEST
+
 START_TEST(bad_arguments_are_refused)
 {
 	static const int32_t ids[4] = { 0, 0, 1, 1 };
@@ -828,6 +880,7 @@ suite(void)
 	tcase_add_test(t, text_round_trips);
 	tcase_add_test(t, parse_errors_give_the_column);
 	tcase_add_test(t, hashes_and_checks_differ);
+	tcase_add_test(t, descriptions_name_the_kernel_parameters);
 	tcase_add_test(t, bad_arguments_are_refused);
 	tcase_add_test(t, references_are_counted);
 	suite_add_tcase(s, t);
