@@ -295,9 +295,10 @@ call(Lw *L, const CExpr *e)
 	    "pallas_call");
 	in = lw_in(L, x);
 	buf_puts(&inst, k->name);
-	for (i = 0; i < k->nparam; i++)
-		buf_printf(&inst, "%s%lld", i ? ", " : "<",
-		    (long long)k->param_val[i]);
+	for (i = 0; i < k->nparam; i++) {
+		buf_puts(&inst, i ? ", " : "<");
+		sema_param_print(&inst, k, i);
+	}
 	buf_puts(&inst, k->nparam ? ">" : "");
 	buf_puts(&b, "{\"kernel\": ");
 	buf_json_str(&b, k->name);

@@ -294,9 +294,10 @@ plan_print(Buf *out, const char *cname, const MosaicPlan *p,
 	int i;
 
 	buf_printf(out, "pipeline %s = kernel %s<", cname, k->name);
-	for (i = 0; i < k->nparam; i++)
-		buf_printf(out, "%s%s=%lld", i ? ", " : "", k->param_name[i],
-		    (long long)k->param_val[i]);
+	for (i = 0; i < k->nparam; i++) {
+		buf_printf(out, "%s%s=", i ? ", " : "", k->param_name[i]);
+		sema_param_print(out, k, i);
+	}
 	buf_puts(out, ">\n  grid (");
 	for (i = 0; i < k->naxis; i++)
 		buf_printf(out, "%s%s: %lld", i ? ", " : "", k->axis[i].name,

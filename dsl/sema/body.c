@@ -49,14 +49,17 @@ let(Sema *S, const Ast *x, CBlock *out)
 	Bind *b;
 	DType t;
 	Shape sh = {0};
-	int i;
+	int i, rc;
 
 	if (v && ty) {
-		if (dtype_lookup(ty->u.type.dtype.s, &t)) {
+		rc = scope_dtype(S, ty->u.type.dtype.s,
+		    ty->u.type.dtype.loc, &t);
+		if (rc > 0)
 			se_error(S, ty->loc, "unknown dtype '%s'",
 			    ty->u.type.dtype.s);
+		if (rc)
 			v = NULL;
-		} else {
+		else {
 			sh.rank = ty->u.type.dims.n;
 			for (i = 0; i < sh.rank && i < SEMA_MAXRANK; i++)
 				if (const_size(S, ty->u.type.dims.v[i],

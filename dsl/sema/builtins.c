@@ -497,11 +497,14 @@ dot(Sema *S, const Ast *e)
 		}
 	}
 	if ((ac = opt(&A, "acc"))) {
-		if (ac->kind != AST_KWARG || ac->u.named.value->kind != AST_IDENT
-		    || dtype_lookup(ac->u.named.value->u.name, &acc)) {
+		int rc = ac->kind != AST_KWARG ||
+		    ac->u.named.value->kind != AST_IDENT ? 1 :
+		    scope_dtype(S, ac->u.named.value->u.name,
+		    ac->u.named.value->loc, &acc);
+		if (rc > 0)
 			se_error(S, ac->loc, "acc takes a dtype: acc: f32");
+		if (rc)
 			return NULL;
-		}
 	}
 	return dot_build(S, e, a, b, opt(&A, "trans_a") != NULL,
 	    opt(&A, "trans_b") != NULL, prec, acc, ac != NULL);
@@ -625,13 +628,16 @@ builtin_call(Sema *S, const Ast *e)
 		{ "rsqrt", CX_RSQRT }, { "tanh", CX_TANH }, { "abs", CX_ABS },
 	};
 	size_t i;
+	int rc;
 
 	if (!map_call_ok(S, e, n))
 		return NULL;
 	for (i = 0; i < countof(m1); i++)
 		if (strcmp(n, m1[i].name) == 0)
 			return math1(S, e, m1[i].op);
-	if (dtype_lookup(n, &t) == 0) {
+	if ((rc = scope_dtype(S, n, e->u.call.name.loc, &t)) < 0)
+		return NULL;
+	if (rc == 0) {	/* T(x) is x as T */
 		if (split(S, e, &A, 1, 1) || opts_allowed(S, e, &A, ""))
 			return NULL;
 		return cast_to(S, expr_check(S, A.pos[0]), t, e->loc);

@@ -289,9 +289,10 @@ typedef struct CBudget {
 typedef struct CKernel {
 	const char *name;	/* the kernel's declared name */
 	Loc loc;
-	int nparam;		/* size parameters, instantiated */
+	int nparam;		/* parameters, instantiated */
 	const char **param_name;
-	int64_t *param_val;
+	int64_t *param_val;	/* a size, or a DType where param_dtype[i] */
+	uint8_t *param_dtype;	/* nonzero: parameter i is a dtype parameter */
 	int naxis;
 	CAxis *axis;
 	int nop;		/* operands in declaration order */
@@ -397,8 +398,10 @@ int sema_eval_int(const CKernel *k, const CExpr *e, const int64_t *pt,
 void sema_predefine(PP *pp, const MachPreset *mp);
 
 /* The value of kernel k's size parameter 'name' (sizes are positive),
-   or -1 when k has none of that name. */
+   or -1 when k has no size parameter of that name. */
 int64_t sema_param(const CKernel *k, const char *name);
+/* Appends parameter i's argument: "64", or a dtype's name ("bf16"). */
+void sema_param_print(Buf *b, const CKernel *k, int i);
 
 /* Does an index-map expression read an SMEM table (a CX_LOAD)? */
 int sema_reads_table(const CExpr *e);

@@ -3,7 +3,8 @@
  * (index maps, conditions) at a grid point, and grid enumeration.  Grids
  * are static, so the checks evaluate index maps at every grid point.
  *
- * Gives:    sema_eval_int(), sema_block_start() (checked.h);
+ * Gives:    sema_eval_int(), sema_block_start(), sema_param(),
+ *           sema_param_print() (checked.h);
  *           grid_next(), grid_size(), grid_point_str() (sema.h).
  * Tests:    tests/unit/check_sema.c
  */
@@ -262,6 +263,15 @@ sema_param(const CKernel *k, const char *name)
 
 	for (i = 0; i < k->nparam; i++)
 		if (strcmp(k->param_name[i], name) == 0)
-			return k->param_val[i];
+			return k->param_dtype[i] ? -1 : k->param_val[i];
 	return -1;
+}
+
+void
+sema_param_print(Buf *b, const CKernel *k, int i)
+{
+	if (k->param_dtype[i])
+		buf_puts(b, dtype_name((DType)k->param_val[i]));
+	else
+		buf_printf(b, "%lld", (long long)k->param_val[i]);
 }

@@ -3,7 +3,8 @@
  * Parameters and result are typed; the body is lets and a return, and
  * its expressions form a DAG (a let is the node it names).  A call of a
  * kernel with one output infers the kernel's size parameters from the
- * argument shapes and instantiates it.
+ * argument shapes, and its dtype parameters from the argument dtypes,
+ * and instantiates it.
  *
  * Gives:    func_check(), func_call_kernel() (sema.h).
  * Tests:    tests/diag/sema-func-*.pk
@@ -15,11 +16,13 @@
 static int
 param_type(Sema *S, const Ast *t, const char *what, DType *dt, Shape *sh)
 {
-	int i, bad = 0;
+	int i, bad = 0, rc;
 
 	memset(sh, 0, sizeof *sh);
-	if (dtype_lookup(t->u.type.dtype.s, dt) || *dt == DT_SEM ||
-	    *dt == DT_DMA_SEM) {
+	if ((rc = scope_dtype(S, t->u.type.dtype.s, t->u.type.dtype.loc,
+	    dt)) < 0)
+		return -1;
+	if (rc || *dt == DT_SEM || *dt == DT_DMA_SEM) {
 		se_error(S, t->u.type.dtype.loc, "'%s' is not a dtype of values",
 		    t->u.type.dtype.s);
 		return -1;
@@ -37,7 +40,7 @@ param_type(Sema *S, const Ast *t, const char *what, DType *dt, Shape *sh)
 }
 
 CFunc *
-func_check(Sema *S, const Ast *def, const int64_t *args)
+func_check(Sema *S, const Ast *def, const SemaArgs *args)
 {
 	CFunc *f = arena_alloc(S->a, sizeof *f);
 	int i;
@@ -49,10 +52,8 @@ func_check(Sema *S, const Ast *def, const int64_t *args)
 	S->ctx = CTX_CONST;
 	S->slots.n = 0;
 	scope_push(S);
-	for (i = 0; i < def->u.def.tparams.n; i++) {
-		const Ast *t = def->u.def.tparams.v[i];
-		scope_bind(S, t->u.name, B_SIZE, t->loc)->val = args[i];
-	}
+	if (def->u.def.tparams.n)
+		scope_bind_params(S, &def->u.def.tparams, args);
 	f->nparam = def->u.def.params.n;
 	f->param = arena_alloc(S->a, sizeof *f->param * (size_t)(f->nparam + 1));
 	for (i = 0; i < f->nparam; i++) {
@@ -87,42 +88,78 @@ func_check(Sema *S, const Ast *def, const int64_t *args)
 	return f;
 }
 
-/* Binds size parameter names that appear alone as a dimension. */
 static int
-infer(Sema *S, const Ast *def, const Ast *type, const Shape *sh,
-    int64_t *args, uint8_t *known, Loc at)
+tparam_index(const Ast *def, const char *name)
+{
+	int j;
+
+	for (j = 0; j < def->u.def.tparams.n; j++)
+		if (strcmp(def->u.def.tparams.v[j]->u.name, name) == 0)
+			return j;
+	return -1;
+}
+
+/* Gives parameter j the value v (a DType if is_dtype) that an argument
+   implies, unless another argument implied another. */
+static int
+infer_one(Sema *S, const Ast *def, int j, int64_t v, int is_dtype,
+    SemaArgs *args, uint8_t *known, Loc at)
+{
+	const char *p = def->u.def.tparams.v[j]->u.name;
+	const char *k = def->u.def.name.s;
+
+	if (known[j] && args->dtype[j] != is_dtype) {
+		se_error(S, at, "parameter '%s' of '%s' would be both a size "
+		    "and a dtype", p, k);
+		return -1;
+	}
+	if (known[j] && args->val[j] != v) {
+		if (is_dtype)
+			se_error(S, at, "dtype parameter '%s' of '%s' would "
+			    "be both %s and %s", p, k,
+			    dtype_name((DType)args->val[j]),
+			    dtype_name((DType)v));
+		else
+			se_error(S, at, "size parameter '%s' of '%s' would be "
+			    "both %lld and %lld", p, k,
+			    (long long)args->val[j], (long long)v);
+		return -1;
+	}
+	args->val[j] = v;
+	args->dtype[j] = (uint8_t)is_dtype;
+	known[j] = 1;
+	return 0;
+}
+
+/* Binds the parameters an operand's type names alone: as its dtype (a
+   dtype parameter) or as a dimension (a size parameter). */
+static int
+infer(Sema *S, const Ast *def, const Ast *type, const CExpr *x,
+    SemaArgs *args, uint8_t *known, Loc at)
 {
 	int i, j;
 
-	if (type->u.type.dims.n != sh->rank) {
+	if (type->u.type.dims.n != x->shape.rank) {
 		se_error(S, at, "kernel '%s' expects rank %d here, the argument "
 		    "has rank %d", def->u.def.name.s, type->u.type.dims.n,
-		    sh->rank);
+		    x->shape.rank);
 		return -1;
 	}
-	for (i = 0; i < sh->rank; i++) {
+	if ((j = tparam_index(def, type->u.type.dtype.s)) >= 0 &&
+	    infer_one(S, def, j, x->dtype, 1, args, known, at))
+		return -1;
+	for (i = 0; i < x->shape.rank; i++) {
 		const Ast *d = type->u.type.dims.v[i];
-		if (d->kind != AST_IDENT)
-			continue;
-		for (j = 0; j < def->u.def.tparams.n; j++) {
-			if (strcmp(def->u.def.tparams.v[j]->u.name, d->u.name))
-				continue;
-			if (known[j] && args[j] != sh->d[i]) {
-				se_error(S, at, "size parameter '%s' of '%s' "
-				    "would be both %lld and %lld", d->u.name,
-				    def->u.def.name.s, (long long)args[j],
-				    (long long)sh->d[i]);
-				return -1;
-			}
-			args[j] = sh->d[i];
-			known[j] = 1;
-		}
+		if (d->kind == AST_IDENT &&
+		    (j = tparam_index(def, d->u.name)) >= 0 &&
+		    infer_one(S, def, j, x->shape.d[i], 0, args, known, at))
+			return -1;
 	}
 	return 0;
 }
 
 static CKernel *
-instantiate(Sema *S, const Ast *def, const int64_t *args)
+instantiate(Sema *S, const Ast *def, const SemaArgs *args)
 {
 	Sema save = *S;
 	CKernel *k;
@@ -142,8 +179,8 @@ func_call_kernel(Sema *S, const Ast *e)
 {
 	const Ast *def = module_find(S->module, e->u.call.name.s);
 	const AstList *ps;
-	int64_t args[64] = {0};
-	uint8_t known[64] = {0};
+	SemaArgs args;
+	uint8_t known[SEMA_MAXPARAM] = {0};
 	CExpr *x, *in[64];
 	CKernel *k;
 	int i, nin = 0, out = -1;
@@ -157,11 +194,12 @@ func_call_kernel(Sema *S, const Ast *e)
 		    e->u.call.name.s);
 		return NULL;
 	}
+	memset(&args, 0, sizeof args);
 	ps = &def->u.def.params;
 	for (i = 0; i < ps->n; i++)
 		if (ps->v[i]->u.var.out)
 			out = out < 0 ? i : -2;
-	if (out < 0 || ps->n > 64 || def->u.def.tparams.n > 64) {
+	if (out < 0 || ps->n > 64 || def->u.def.tparams.n > SEMA_MAXPARAM) {
 		se_error(S, e->loc, "a func can call only a kernel with exactly "
 		    "one output");
 		return NULL;
@@ -177,7 +215,7 @@ func_call_kernel(Sema *S, const Ast *e)
 		if (!(x = expr_check(S, e->u.call.args.v[nin])))
 			return NULL;
 		in[nin] = x;
-		if (infer(S, def, ps->v[i]->u.var.type, &x->shape, args, known,
+		if (infer(S, def, ps->v[i]->u.var.type, x, &args, known,
 		    e->u.call.args.v[nin]->loc))
 			return NULL;
 		nin++;
@@ -189,7 +227,7 @@ func_call_kernel(Sema *S, const Ast *e)
 			    def->u.def.tparams.v[i]->u.name, e->u.call.name.s);
 			return NULL;
 		}
-	k = instantiate(S, def, args);
+	k = instantiate(S, def, &args);
 	x = cx_new(S, CX_CALL, k->op[out].dtype, &k->op[out].shape, e->loc,
 	    nin);
 	for (i = 0; i < nin; i++) {

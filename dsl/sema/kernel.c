@@ -1,8 +1,8 @@
 /*
- * kernel.c - one kernel instance: binds the size parameters, then checks
- * the operands and the clauses (grid, semantics, blocks, scratch, aliases,
- * params) into a CKernel, then runs the body and the whole-kernel checks
- * in order.
+ * kernel.c - one kernel instance: binds the size and dtype parameters,
+ * then checks the operands and the clauses (grid, semantics, blocks,
+ * scratch, aliases, params) into a CKernel, then runs the body and the
+ * whole-kernel checks in order.
  *
  * Gives:    kernel_check() (sema.h).
  * Tests:    tests/diag/sema-*.pk, tests/golden/sema/
@@ -16,10 +16,13 @@ static int
 type_check(Sema *S, const Ast *t, const char *what, int allow_sem,
     DType *dt, Shape *sh)
 {
-	int i, bad = 0;
+	int i, bad = 0, rc;
 
 	memset(sh, 0, sizeof *sh);
-	if (dtype_lookup(t->u.type.dtype.s, dt)) {
+	if ((rc = scope_dtype(S, t->u.type.dtype.s, t->u.type.dtype.loc,
+	    dt)) < 0)
+		return -1;
+	if (rc) {
 		se_error(S, t->u.type.dtype.loc, "unknown dtype '%s'",
 		    t->u.type.dtype.s);
 		se_note(S, t->u.type.dtype.loc, "dtypes are f32, bf16, i32, "
@@ -429,7 +432,7 @@ body_and_checks(Sema *S, CKernel *k, const Ast *def)
 }
 
 CKernel *
-kernel_check(Sema *S, const Ast *def, const int64_t *args)
+kernel_check(Sema *S, const Ast *def, const SemaArgs *args)
 {
 	CKernel *k = arena_alloc(S->a, sizeof *k);
 	const Ast *a;
@@ -441,17 +444,18 @@ kernel_check(Sema *S, const Ast *def, const int64_t *args)
 	k->nparam = def->u.def.tparams.n;
 	k->param_name = arena_alloc(S->a, sizeof(char *) * (size_t)(k->nparam + 1));
 	k->param_val = arena_alloc(S->a, sizeof(int64_t) * (size_t)(k->nparam + 1));
+	k->param_dtype = arena_alloc(S->a, (size_t)(k->nparam + 1));
 	S->k = k;
 	S->f = NULL;
 	S->ctx = CTX_CONST;
 	before = S->d->nerror;
 	scope_push(S);
 	for (i = 0; i < k->nparam; i++) {
-		const Ast *t = def->u.def.tparams.v[i];
-		k->param_name[i] = t->u.name;
-		k->param_val[i] = args[i];
-		scope_bind(S, t->u.name, B_SIZE, t->loc)->val = args[i];
+		k->param_name[i] = def->u.def.tparams.v[i]->u.name;
+		k->param_val[i] = args->val[i];
+		k->param_dtype[i] = args->dtype[i];
 	}
+	scope_bind_params(S, &def->u.def.tparams, args);
 	operands(S, k, &def->u.def.params);
 	grid(S, k, clause(S, def, AST_GRID, "grid"));
 	semantics(S, k, clause(S, def, AST_SEMANTICS, "semantics"));

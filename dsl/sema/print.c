@@ -300,9 +300,10 @@ kernel(Buf *b, const CKernel *k)
 	int i;
 
 	buf_printf(b, "kernel %s<", k->name);
-	for (i = 0; i < k->nparam; i++)
-		buf_printf(b, "%s%s=%lld", i ? ", " : "", k->param_name[i],
-		    (long long)k->param_val[i]);
+	for (i = 0; i < k->nparam; i++) {
+		buf_printf(b, "%s%s=", i ? ", " : "", k->param_name[i]);
+		sema_param_print(b, k, i);
+	}
 	buf_puts(b, ">\n  grid (");
 	for (i = 0; i < k->naxis; i++)
 		buf_printf(b, "%s%s: %lld %s%s", i ? ", " : "", k->axis[i].name,

@@ -3,7 +3,8 @@
  * kernel or func instance, reserved names, "did you mean" suggestions,
  * and the evaluation of constant expressions (doc/language.md 8.1).
  *
- * Gives:    scope_*(), const_eval(), const_size(), module_find().
+ * Gives:    scope_*() (scope_dtype: the dtype a written name stands for),
+ *           const_eval(), const_size(), module_find().
  * Tests:    tests/diag/sema-undefined*.pk, sema-const-*.pk
  */
 #include <string.h>
@@ -101,6 +102,46 @@ scope_bind(Sema *S, const char *name, BindKind k, Loc loc)
 	b->next = S->scope;
 	S->scope = b;
 	return b;
+}
+
+/* A dtype parameter's binding keeps its DType in val, as a size's. */
+void
+scope_bind_params(Sema *S, const AstList *tparams, const SemaArgs *args)
+{
+	int i;
+
+	for (i = 0; i < tparams->n; i++) {
+		const Ast *t = tparams->v[i];
+		scope_bind(S, t->u.name, args->dtype[i] ? B_TYPE : B_SIZE,
+		    t->loc)->val = args->val[i];
+	}
+}
+
+int
+scope_dtype(Sema *S, const char *name, Loc loc, DType *t)
+{
+	Bind *b = scope_find(S, name);
+
+	if (b && b->kind == B_TYPE) {
+		*t = (DType)b->val;
+		return 0;
+	}
+	if (b && b->kind == B_SIZE) {
+		se_error(S, loc, "'%s' is a size parameter, not a dtype",
+		    name);
+		se_note(S, loc, "an export makes a parameter a dtype "
+		    "parameter by giving it a dtype name, such as f32 or "
+		    "bf16");
+		return -1;
+	}
+	return dtype_lookup(name, t) ? 1 : 0;
+}
+
+void
+scope_type_not_value(Sema *S, const Bind *b, Loc loc)
+{
+	se_error(S, loc, "'%s' is a dtype parameter (%s in this instance), "
+	    "not a value", b->name, dtype_name((DType)b->val));
 }
 
 /* Levenshtein distance, for suggestions; names are short. */
@@ -260,6 +301,10 @@ const_ident(Sema *S, const Ast *e, int64_t *v)
 	if (b->kind == B_SIZE) {
 		*v = b->val;
 		return 0;
+	}
+	if (b->kind == B_TYPE) {
+		scope_type_not_value(S, b, e->loc);
+		return -1;
 	}
 	se_error(S, e->loc, "'%s' is not a compile-time constant", e->u.name);
 	if (b->kind == B_AXIS)

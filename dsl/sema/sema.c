@@ -1,13 +1,13 @@
 /*
  * sema.c - the entry point of semantic analysis.  For a parsed module:
  * declarations must have unique names; each export names a kernel or
- * func, gives all its size parameters as constants and gets a unique C
- * name; each export is instantiated and checked (kernel.c lists the
- * checks of one kernel in order); declarations without size parameters
- * are checked even when not exported.  An instance's HBM budget is
- * checked once the rest of it is free of errors; for a caller that
- * compiles one export alone (sema_check_entry) the budgets of the others
- * are left out.
+ * func, gives all its parameters (constants, or dtype names for dtype
+ * parameters) and gets a unique C name; each export is instantiated and
+ * checked (kernel.c lists the checks of one kernel in order);
+ * declarations without parameters are checked even when not exported.
+ * An instance's HBM budget is checked once the rest of it is free of
+ * errors; for a caller that compiles one export alone
+ * (sema_check_entry) the budgets of the others are left out.
  *
  * Gives:    sema_check(), sema_check_entry() (checked.h), se_error(),
  *           se_warning() (sema.h).
@@ -100,10 +100,31 @@ unknown_decl(Sema *S, const Ast *ex)
 	S->scope = save;
 }
 
+/*
+ * An export argument that is a dtype name makes its parameter a dtype
+ * parameter in this instance: 0 with *t, 1 if e is no dtype name, -1
+ * after an error (a semaphore type).
+ */
 static int
-export_args(Sema *S, const Ast *ex, const Ast *def, int64_t *args)
+export_dtype(Sema *S, const Ast *e, DType *t)
 {
-	int n = def->u.def.tparams.n, i, bad = 0;
+	if (e->kind != AST_IDENT || dtype_lookup(e->u.name, t))
+		return 1;
+	if (*t == DT_SEM || *t == DT_DMA_SEM) {
+		se_error(S, e->loc, "'%s' cannot be a dtype argument",
+		    e->u.name);
+		se_note(S, e->loc, "dtype parameters stand for f32, bf16, "
+		    "i32, i8 or bool");
+		return -1;
+	}
+	return 0;
+}
+
+static int
+export_args(Sema *S, const Ast *ex, const Ast *def, SemaArgs *args)
+{
+	int n = def->u.def.tparams.n, i, bad = 0, rc;
+	DType t;
 
 	if (ex->u.export.targs.n != n) {
 		se_error(S, ex->loc, "'%s' has %d size parameter%s but the "
@@ -114,24 +135,35 @@ export_args(Sema *S, const Ast *ex, const Ast *def, int64_t *args)
 		return -1;
 	}
 	S->ctx = CTX_CONST;
-	for (i = 0; i < n; i++)
-		if (const_param(S, ex->u.export.targs.v[i], arena_printf(S->a,
+	for (i = 0; i < n; i++) {
+		const Ast *e = ex->u.export.targs.v[i];
+		args->dtype[i] = (rc = export_dtype(S, e, &t)) == 0;
+		if (rc == 0)
+			args->val[i] = t;
+		else if (rc < 0 || const_param(S, e, arena_printf(S->a,
 		    "size parameter '%s'", def->u.def.tparams.v[i]->u.name),
-		    &args[i]))
+		    &args->val[i]))
 			bad = 1;
+	}
 	return bad ? -1 : 0;
 }
 
+/* "'scale<bf16, 64>'": an instance, as notes name it. */
 static const char *
-inst_name(Sema *S, const Ast *def, const int64_t *args)
+inst_name(Sema *S, const Ast *def, const SemaArgs *args)
 {
 	Buf b = {0};
 	const char *s;
 	int i;
 
 	buf_printf(&b, "'%s<", def->u.def.name.s);
-	for (i = 0; i < def->u.def.tparams.n; i++)
-		buf_printf(&b, "%s%lld", i ? ", " : "", (long long)args[i]);
+	for (i = 0; i < def->u.def.tparams.n; i++) {
+		buf_puts(&b, i ? ", " : "");
+		if (args->dtype[i])
+			buf_puts(&b, dtype_name((DType)args->val[i]));
+		else
+			buf_printf(&b, "%lld", (long long)args->val[i]);
+	}
 	buf_puts(&b, ">'");
 	s = arena_strndup(S->a, b.p, b.n);
 	buf_free(&b);
@@ -140,7 +172,7 @@ inst_name(Sema *S, const Ast *def, const int64_t *args)
 
 static void
 instantiate(Sema *S, CheckedModule *cm, const Ast *ex, const Ast *def,
-    const int64_t *args, const char *cname)
+    const SemaArgs *args, const char *cname)
 {
 	CExport e = {0};
 	int before = S->d->nerror;
@@ -194,7 +226,7 @@ exports(Sema *S, CheckedModule *cm)
 	const Ast **bad = arena_alloc(S->a, sizeof *bad * (size_t)(m->u.list.n + 1));
 	const Ast **seen = arena_alloc(S->a, sizeof *seen * (size_t)(m->u.list.n + 1));
 	int i, j, nbad = 0, nseen = 0;
-	int64_t args[64];
+	SemaArgs args;
 
 	for (i = 0; i < m->u.list.n; i++) {
 		const Ast *ex = m->u.list.v[i], *def;
@@ -220,10 +252,11 @@ exports(Sema *S, CheckedModule *cm)
 			unknown_decl(S, ex);
 			continue;
 		}
-		if (def->u.def.tparams.n > 64 || export_args(S, ex, def, args) ||
+		if (def->u.def.tparams.n > SEMA_MAXPARAM ||
+		    export_args(S, ex, def, &args) ||
 		    failed_before(bad, nbad, def))
 			continue;
-		instantiate(S, cm, ex, def, args, cname);
+		instantiate(S, cm, ex, def, &args, cname);
 		if (S->d->nerror != before)
 			bad[nbad++] = def;
 	}

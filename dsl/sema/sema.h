@@ -11,6 +11,7 @@
 /* What a name is bound to. */
 typedef enum BindKind {
 	B_SIZE,		/* size parameter: val */
+	B_TYPE,		/* dtype parameter: val is its DType */
 	B_AXIS,		/* grid axis: index */
 	B_OPERAND,	/* kernel operand: index */
 	B_SCRATCH,	/* scratch buffer: index */
@@ -30,6 +31,17 @@ struct Bind {
 	int depth;	/* block nesting of the declaration */
 	Bind *next;	/* innermost first */
 };
+
+/*
+ * An instance's arguments, one per parameter in declaration order: a
+ * size, or, where dtype[i] is set, the DType that a dtype parameter
+ * stands for (doc/language.md 4).
+ */
+#define SEMA_MAXPARAM 64
+typedef struct SemaArgs {
+	int64_t val[SEMA_MAXPARAM];
+	uint8_t dtype[SEMA_MAXPARAM];
+} SemaArgs;
 
 /* Where an expression is checked: which names it may use. */
 typedef enum Ctx {
@@ -81,6 +93,16 @@ Bind *scope_find(Sema *S, const char *name);
 void scope_undefined(Sema *S, const char *what, const char *name, Loc loc);
 /* Nonzero (after an error) if name is reserved: a type or a builtin. */
 int scope_reserved(Sema *S, const char *name, Loc loc);
+/* Binds a kernel's or func's parameters to an instance's arguments. */
+void scope_bind_params(Sema *S, const AstList *tparams, const SemaArgs *args);
+/*
+ * The dtype a written name stands for: a dtype parameter's, or a dtype
+ * name's.  0 with *t; 1 if name is no dtype (not reported: each site has
+ * its own message); -1 after reporting a size parameter used as a dtype.
+ */
+int scope_dtype(Sema *S, const char *name, Loc loc, DType *t);
+/* Reports dtype parameter b used as a value. */
+void scope_type_not_value(Sema *S, const Bind *b, Loc loc);
 /* A compile-time integer (section 8.1); returns 0 with *v, -1 on error. */
 int const_eval(Sema *S, const Ast *e, int64_t *v);
 /* A positive size: const_eval plus the > 0 check; what names it. */
@@ -98,9 +120,9 @@ int dtype_dot_ok(const MachPreset *mp, DType a, DType b, DType acc,
 int64_t shape_tile_bytes(const MachPreset *mp, DType t, const Shape *s);
 
 /* kernel.c: a kernel instance from its declaration. */
-CKernel *kernel_check(Sema *S, const Ast *def, const int64_t *args);
+CKernel *kernel_check(Sema *S, const Ast *def, const SemaArgs *args);
 /* func.c */
-CFunc *func_check(Sema *S, const Ast *def, const int64_t *args);
+CFunc *func_check(Sema *S, const Ast *def, const SemaArgs *args);
 /* A call that is no builtin: a kernel called from a func, or an error. */
 CExpr *func_call_kernel(Sema *S, const Ast *call);
 

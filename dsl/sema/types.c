@@ -478,12 +478,13 @@ static CExpr *
 cast(Sema *S, const Ast *e)
 {
 	DType t;
+	int rc = scope_dtype(S, e->u.cast.dtype.s, e->u.cast.dtype.loc, &t);
 
-	if (dtype_lookup(e->u.cast.dtype.s, &t)) {
+	if (rc > 0)
 		se_error(S, e->u.cast.dtype.loc, "unknown dtype '%s'",
 		    e->u.cast.dtype.s);
+	if (rc)
 		return NULL;
-	}
 	return cast_to(S, expr_check(S, e->u.cast.x), t, e->loc);
 }
 
@@ -534,6 +535,9 @@ ident(Sema *S, const Ast *e)
 		x = cx_const_int(S, b->val, DT_I32, e->loc);
 		x->weak = 1;
 		return x;
+	case B_TYPE:
+		scope_type_not_value(S, b, e->loc);
+		return NULL;
 	case B_AXIS:
 		x = cx_new(S, CX_AXIS, DT_I32, NULL, e->loc, 0);
 		x->u.axis = b->index;

@@ -194,6 +194,7 @@ FEATURE(bf16, 0, NULL, "ew_bf16")
 FEATURE(divide, 1e-6, gather_tables, "div_i32", "div_f32")
 FEATURE(narrow, 0, NULL, "ew_bool", "ew_i8")
 FEATURE(unaligned, 0, NULL, "wide", "narrow_cols", "odd_rows", "dma_wide")
+FEATURE(dtype_params, 0, NULL, "scale_bf16", "scale_f32")
 
 /* ------------------------------------------------------------ Splash */
 
@@ -470,6 +471,7 @@ suite(void)
 	tcase_add_test(t, bf16);
 	tcase_add_test(t, narrow);
 	tcase_add_test(t, unaligned);
+	tcase_add_test(t, dtype_params);
 	tcase_add_test(t, splash);
 
 	suite_add_tcase(s, t);

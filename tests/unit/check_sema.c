@@ -2,7 +2,8 @@
  * check_sema.c - unit tests of dsl/sema/ algorithms: exact index-map
  * evaluation (with SMEM tables), revisit enumeration, the inference of
  * the axes that carry state, budget arithmetic, the largest-fitting
- * block suggestion, the HBM check's boundary and per-export budgets.
+ * block suggestion, the HBM check's boundary and per-export budgets,
+ * and the dtypes of instances with dtype parameters.
  */
 #include <check.h>
 #include <stdio.h>
@@ -321,6 +322,60 @@ START_TEST(tiling_per_preset)
 }
 END_TEST
 
+/* A dtype parameter: each instance has the dtype its export gives,
+   wherever T is written (operands, scratch, casts). */
+static void
+dtype_instance(const CKernel *k, DType t)
+{
+	const CStmt *st = k->body.v[2];
+	Buf b = {0};
+
+	ck_assert_int_eq(k->nparam, 2);
+	ck_assert(k->param_dtype[0] && !k->param_dtype[1]);
+	ck_assert_int_eq(k->param_val[0], t);
+	ck_assert_int_eq(sema_param(k, "T"), -1);
+	ck_assert_int_eq(sema_param(k, "N"), 64);
+	ck_assert_int_eq(k->op[0].dtype, t);
+	ck_assert_int_eq(k->op[1].dtype, DT_F32);
+	ck_assert_int_eq(k->op[2].dtype, t);
+	ck_assert_int_eq(k->scratch[0].dtype, t);
+	/* z[...] = y[...] as T: a conversion unless T is f32 already */
+	ck_assert_int_eq(st->kind, CS_STORE);
+	ck_assert_int_eq(st->u.store.value->dtype, t);
+	ck_assert_int_eq(st->u.store.value->op, t == DT_F32 ? CX_LOAD :
+	    CX_CAST);
+	sema_param_print(&b, k, 0);
+	buf_putc(&b, 0);
+	ck_assert_str_eq(b.p, dtype_name(t));
+	buf_free(&b);
+}
+
+START_TEST(dtype_params)
+{
+	static const char s[] =
+	"kernel k<T, N>(x: T[N, 128], y: f32[N, 128], out z: T[N, 128])\n"
+	"grid (i: N / 16)\n"
+	"blocks { x: [16, 128] at (i, 0); y: [16, 128] at (i, 0);\n"
+	"    z: [16, 128] at (i, 0); }\n"
+	"scratch { s: T[16, 128]; }\n"
+	"{ s[...] = x[...]; z[...] = s[...]; z[...] = y[...] as T; }\n"
+	"export k<bf16, 64> as k_bf16;\n"
+	"export k<f32, 64> as k_f32;\n";
+	Buf b = {0};
+
+	ck_assert_int_eq(check_src(s, "v4"), 0);
+	ck_assert_int_eq(fx.cm->nexport, 2);
+	dtype_instance(fx.cm->exp[0].kernel, DT_BF16);
+	dtype_instance(fx.cm->exp[1].kernel, DT_F32);
+	sema_print(&b, fx.cm);
+	buf_putc(&b, 0);
+	ck_assert_ptr_nonnull(strstr(b.p, "kernel k<T=bf16, N=64>"));
+	ck_assert_ptr_nonnull(strstr(b.p, "kernel k<T=f32, N=64>"));
+	buf_free(&b);
+	done();
+}
+END_TEST
+
 int
 main(void)
 {
@@ -338,6 +393,7 @@ main(void)
 	tcase_add_test(tc, tiling_per_preset);
 	tcase_add_test(tc, hbm_budget_boundary);
 	tcase_add_test(tc, budgets_per_export);
+	tcase_add_test(tc, dtype_params);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
