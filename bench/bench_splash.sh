@@ -1,7 +1,7 @@
 #!/bin/sh
 # bench/bench_splash.sh - Splash attention's figures (make bench): figures,
 # not tests.  Causal, H = 8 query heads over 8 KV heads, S = 2048,
-# D = 128, f32, the forward kernel and the two backward kernels
+# D = 128, f32 and bf16 inputs, the forward kernel and the two backward kernels
 # (kernels/splash/splash.pk) with 128- and 512-row blocks, compiled and
 # run on the simulated v4 and v6e.  For each: the cycles; the MXU flops
 # of the blocks that run against the preset's peak over those cycles
@@ -21,41 +21,48 @@ H=8 KVH=8 S=2048 D=128
 src_abs=$(cd "$src" && pwd)
 {
 	echo "#include \"$src_abs/kernels/splash/splash.pk\""
-	for b in 128 512; do
-		for k in fwd bwd_dq bwd_dkv; do
-			echo "export splash_$k<$H, $KVH, $S, $S, $D, $D, $b, $b, CAUSAL(0)> as ${k}_b$b;"
+	for t in f32 bf16; do
+		for b in 128 512; do
+			for k in fwd bwd_dq bwd_dkv; do
+				echo "export splash_$k<$H, $KVH, $S, $S, $D, $D, $b, $b, CAUSAL(0), $t> as ${k}_b${b}_$t;"
+			done
 		done
 	done
 } > "$tmp/splash_bench.pk"
 
-# compulsory bytes read and written, f32: (q|k|v|o|do: H*S*D or
-# KVH*S*D; lse|di: H*S) times 4
-qb=$((H * S * D * 4)) kb=$((KVH * S * D * 4)) rb=$((H * S * 4))
+# compulsory bytes read and written (kernel, input element bytes): q,
+# k, v, do in the inputs' dtype (H*S*D or KVH*S*D elements); o, lse, di
+# and the gradients in f32
 need() {
+	qi=$((H * S * D * $2)) ki=$((KVH * S * D * $2))
+	qo=$((H * S * D * 4)) ko=$((KVH * S * D * 4)) r=$((H * S * 4))
 	case $1 in
-	fwd) echo "$((qb + 2 * kb)) $((qb + rb))" ;;
-	bwd_dq) echo "$((3 * qb + 2 * kb + rb)) $((qb + rb))" ;;
-	bwd_dkv) echo "$((2 * qb + 2 * kb + 2 * rb)) $((2 * kb))" ;;
+	fwd) echo "$((qi + 2 * ki)) $((qo + r))" ;;
+	bwd_dq) echo "$((2 * qi + 2 * ki + qo + r)) $((qo + r))" ;;
+	bwd_dkv) echo "$((2 * qi + 2 * ki + 2 * r)) $((2 * ko))" ;;
 	esac
 }
 
-echo "== Splash causal, H=$H KVH=$KVH S=$S D=$D, f32 (precision highest)"
-printf '%-5s %-12s %10s %8s %14s %14s\n' preset kernel cycles "MXU/peak" \
+echo "== Splash causal, H=$H KVH=$KVH S=$S D=$D; f32 (precision highest) and bf16 inputs"
+printf '%-5s %-17s %10s %8s %14s %14s\n' preset kernel cycles "MXU/peak" \
     "HBM read/need" "written/need"
 for p in ${BENCH_PRESETS:-v4 v6e}; do
+    for t in f32 bf16; do
 	for b in 128 512; do
 		for k in fwd bwd_dq bwd_dkv; do
+			e=${k}_b${b}_$t
 			out=$("$pallasc" -m "$p" --run --splash-mask=causal \
-			    --entry "${k}_b$b" "$tmp/splash_bench.pk" 2>&1) ||
-			    { echo "$out" >&2; echo "failed: ${k}_b$b on $p" >&2;
+			    --entry "$e" "$tmp/splash_bench.pk" 2>&1) ||
+			    { echo "$out" >&2; echo "failed: $e on $p" >&2;
 			    exit 1; }
-			set -- $(need $k)
-			echo "$out" | awk -v p="$p" -v k="${k}_b$b" \
+			set -- $(need $k $([ $t = f32 ] && echo 4 || echo 2))
+			echo "$out" | awk -v p="$p" -v k="$e" \
 			    -v nr="$1" -v nw="$2" '
 			/^simulated/ { cyc = $3; rd = $(NF - 4); wr = $(NF - 1) }
 			/^MXU:/ { pk = $4 }
-			END { printf "%-5s %-12s %10d %8s %13.2fx %13.2fx\n",
+			END { printf "%-5s %-17s %10d %8s %13.2fx %13.2fx\n",
 			    p, k, cyc, pk, rd / nr, wr / nw }'
 		done
 	done
+    done
 done

@@ -7,9 +7,12 @@
 #ifndef PALLAS_TESTS_SPLASHMASK_H
 #define PALLAS_TESTS_SPLASHMASK_H
 
+#include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "dsl/interp/interp.h"
 #include "dsl/sema/checked.h"
 #include "kernels/splash/splash_host.h"
 
@@ -71,6 +74,30 @@ splash_transposed(void *ctx, int h, int q, int k)
 	const SplashTransposed *t = ctx;
 
 	return t->fn(t->ctx, h, k, q);
+}
+
+/* b's values as floats (bf16 inputs are exact in f32), to free. */
+static float *
+splash_floats(const InterpBuf *b)
+{
+	int64_t i, n = shape_numel(&b->shape);
+	float *x = xmalloc((size_t)n * sizeof(float));
+
+	for (i = 0; i < n; i++)
+		x[i] = (float)interp_buf_get(b, i);
+	return x;
+}
+
+/* q scaled by 1/sqrt(d), as the caller of a Splash kernel does (rounded
+   to q's dtype); its values as floats, to free. */
+static float *
+splash_prescale(InterpBuf *q, int d)
+{
+	int64_t i, n = shape_numel(&q->shape);
+
+	for (i = 0; i < n; i++)
+		interp_buf_set(q, i, interp_buf_get(q, i) / sqrt((double)d));
+	return splash_floats(q);
 }
 
 #endif
