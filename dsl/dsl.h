@@ -112,6 +112,7 @@ typedef enum AstKind {
 	AST_DMA_COPY,		/* dma: src, dst (sem NULL) */
 	AST_SEM_SIGNAL,		/* sem */
 	AST_SEM_WAIT,		/* sem */
+	AST_CHECK,		/* list: the arguments (condition, message) */
 	/* expressions */
 	AST_IDENT,		/* name */
 	AST_INT,		/* ival */

@@ -69,18 +69,26 @@ print_stats(Buf *out, const MachProgram *p, const PallasStats *st)
 	buf_puts(out, text);
 }
 
+/* Is l where trap t points (file, line and first column)? */
+static int
+at_trap(const SrcMgr *sm, Loc l, const PallasTrap *t)
+{
+	const SrcFile *f;
+
+	return l.line == (int)t->line && l.col == (int)t->col &&
+	    (f = srcmgr_file(sm, l.file)) && strcmp(f->name, t->file) == 0;
+}
+
 /* The expression of e (or below it) at file:line:col, else NULL. */
 static const CExpr *
 expr_at(const SrcMgr *sm, const CExpr *e, const PallasTrap *t)
 {
-	const SrcFile *f;
 	const CExpr *x;
 	int i;
 
 	if (!e)
 		return NULL;
-	if (e->loc.line == (int)t->line && e->loc.col == (int)t->col &&
-	    (f = srcmgr_file(sm, e->loc.file)) && strcmp(f->name, t->file) == 0)
+	if (at_trap(sm, e->loc, t))
 		return e;
 	for (i = 0; i < e->n; i++)
 		if ((x = expr_at(sm, e->arg[i], t)))
@@ -109,20 +117,47 @@ trap_loc(const SrcMgr *sm, const PallasTrap *t)
 	return l;
 }
 
+/* The check statement of b (or nested in it) at trap t, else NULL. */
+static const CStmt *
+check_at(const SrcMgr *sm, const CBlock *b, const PallasTrap *t)
+{
+	const CStmt *s, *x;
+	int i;
+
+	for (i = 0; i < b->n; i++) {
+		s = b->v[i];
+		if (s->kind == CS_CHECK && at_trap(sm, s->loc, t))
+			return s;
+		x = s->kind == CS_WHEN ? check_at(sm, &s->u.when.then, t) :
+		    s->kind == CS_FOR ? check_at(sm, &s->u.loop.body, t) : NULL;
+		if (!x && s->kind == CS_WHEN)
+			x = check_at(sm, &s->u.when.els, t);
+		if (x)
+			return x;
+	}
+	return NULL;
+}
+
 /*
  * A failed run-time check (an index map or a dynamic index of the body
- * out of range, a broken multiple_of promise) is an error in the input,
- * reported at the map or index it checks as interpret mode would; 0 if
- * t is another trap, or has no location in the sources.
+ * out of range, a broken multiple_of promise, a false check statement)
+ * is an error in the input, reported at the map, index or check as
+ * interpret mode would; 0 if t is another trap, or has no location in
+ * the sources.
  */
 static int
 report_check(const CKernel *k, const PallasTrap *t, Diag *d)
 {
 	const CExpr *e = NULL;
+	const CStmt *s;
 	int i, j;
 
 	if (t->kind != PALLAS_TRAP_CHECK || !k)
 		return 0;
+	if ((s = check_at(d->sm, &k->body, t))) {	/* the user's check */
+		diag_error(d, s->loc, "%s", t->reason);
+		return 1;
+	}
 	for (i = 0; i < k->nop && !e; i++)
 		for (j = 0; k->op[i].map && j < k->op[i].shape.rank && !e; j++)
 			e = expr_at(d->sm, k->op[i].map[j], t);

@@ -375,6 +375,9 @@ stmt(L *l, const CStmt *s)
 		break;
 	case CS_EVAL:
 		break;		/* no effects: nothing to compute */
+	case CS_CHECK:
+		ml_check(l, s);
+		break;
 	default:
 		ml_error(l, s->loc, "this statement belongs to funcs, not "
 		    "kernels");

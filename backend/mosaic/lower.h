@@ -70,6 +70,7 @@ TRef ml_index(L *l, const CSlice *sl, int d, int64_t dim, const char *name);
 TRef ml_index_of(L *l, TRef ref, const CSlice *sl, int d);
 void ml_divisor(L *l, const CExpr *e, TRef v);
 void ml_vdivisor(L *l, const CExpr *e, TRef v);
+void ml_check(L *l, const CStmt *s);
 void ml_range_slot(L *l, int slot, const CExpr *lo, const CExpr *hi);
 
 /* lower_view.c */

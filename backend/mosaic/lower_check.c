@@ -6,15 +6,17 @@
  * compiled access relies on it), are compared on the scalar unit before
  * the access; a failure stops the program with interpret mode's message
  * (the machine's trap), so an out-of-range index is never a silent read
- * of a neighbouring buffer.  Not emitted with -fno-bounds-check.
+ * of a neighbouring buffer.  Not emitted with -fno-bounds-check.  The
+ * body's check statements trap the same way (ml_check), also with
+ * -fno-bounds-check: they are the user's assertions.
  *
  * Needs:    the slot ranges the statements record (ml_range_slot).
  * Gives:    ml_index(), ml_index_of(), ml_divisor(), ml_vdivisor(),
- *           ml_range_slot() (lower.h).
+ *           ml_check(), ml_range_slot() (lower.h).
  * Record:   "(index record)", SMEM i32 words: the grid point (one word
  *           per axis), then the start and the end of the failing slice;
  *           the trap's message reads them (%N).
- * Tests:    tests/bounds/run.sh (dyn.pk)
+ * Tests:    tests/bounds/run.sh (dyn.pk, check.pk)
  */
 #include "backend/mosaic/lower.h"
 
@@ -46,10 +48,11 @@ point(L *l)
 	return s;
 }
 
-/* Stops the program when bad holds: "at grid point P MSG" (MSG without
-   a grid), the record holding the point, v and v + size. */
+/* Stops the program when bad holds, with message text, whose %N read
+   the record: the grid point, then v and v + size (none if v is
+   TNONE). */
 static void
-trap(L *l, TRef bad, TRef v, int64_t size, const char *msg)
+trap_text(L *l, TRef bad, TRef v, int64_t size, const char *text)
 {
 	int64_t n = l->k->naxis;
 	TRef args[2];
@@ -63,14 +66,23 @@ trap(L *l, TRef bad, TRef v, int64_t size, const char *msg)
 	}
 	for (a = 0; a < n; a++)
 		rec_store(l, l->refs->axis[a], a);
-	rec_store(l, v, n);
-	rec_store(l, tile_binop(l->f, TOP_ADD, v, tile_const_i32(l->f,
-	    size)), n + 1);
+	if (v != TNONE) {
+		rec_store(l, v, n);
+		rec_store(l, tile_binop(l->f, TOP_ADD, v,
+		    tile_const_i32(l->f, size)), n + 1);
+	}
 	args[0] = bad;
 	args[1] = tile_buf_ref(l->f, l->recbuf - 1);
 	tile_emit(l->f, TOP_TRAP, args, 2, NULL, &opi);
-	l->f->op.v[opi].name = n ? arena_printf(l->f->arena, "at grid point "
-	    "%s %s", point(l), msg) : msg;
+	l->f->op.v[opi].name = text;
+}
+
+/* The same, "at grid point P MSG" (MSG without a grid). */
+static void
+trap(L *l, TRef bad, TRef v, int64_t size, const char *msg)
+{
+	trap_text(l, bad, v, size, l->k->naxis ? arena_printf(l->f->arena,
+	    "at grid point %s %s", point(l), msg) : msg);
 }
 
 static void
@@ -176,6 +188,43 @@ ml_vdivisor(L *l, const CExpr *e, TRef v)
 	trap(l, tile_cmp(l->f, TC_NE, any, zero), zero, 0,
 	    "integer division by zero");
 	l->f->loc = save;
+}
+
+/* s with every % doubled: a trap message reads %N from the record. */
+static const char *
+literal(L *l, const char *s)
+{
+	Buf b = {0};
+	const char *r;
+
+	for (; *s; s++) {
+		if (*s == '%')
+			buf_putc(&b, '%');
+		buf_putc(&b, *s);
+	}
+	r = arena_printf(l->f->arena, "%s", b.p ? b.p : "");
+	buf_free(&b);
+	return r;
+}
+
+/*
+ * check(cond, "msg"): stops the program unless cond holds, with
+ * interpret mode's message (istmt.c), "check failed at grid point
+ * (i=1): msg".  The user's assertion, not a bounds check: kept with
+ * -fno-bounds-check.
+ */
+void
+ml_check(L *l, const CStmt *s)
+{
+	TRef c = ml_ev_scalar(l, s->u.check.cond);
+	const char *msg = literal(l, s->u.check.msg);
+
+	if (l->err)
+		return;
+	trap_text(l, tile_unop(l->f, TOP_NOT, c), TNONE, 0, l->k->naxis ?
+	    arena_printf(l->f->arena, "check failed at grid point %s: %s",
+	    point(l), msg) : arena_printf(l->f->arena, "check failed: %s",
+	    msg));
 }
 
 TRef

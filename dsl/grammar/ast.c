@@ -19,6 +19,7 @@ static const char *kindname[NAST] = {
 	"Scratch", "Aliases", "Alias", "Params", "Param",
 	"Block", "Let", "Assign", "ExprStmt", "When", "For", "Return",
 	"DmaStart", "DmaWait", "DmaCopy", "SemSignal", "SemWait",
+	"Check",
 	"Ident", "Int", "Float", "String", "Dims", "Unary", "Binary", "Cond",
 	"Cast", "Call", "Kwarg", "Index", "Slice", "Ellipsis", "Error",
 };	/* ORDER AST */
@@ -142,7 +143,7 @@ childheight(const Ast *n)
 		return max2(hof(n->u.slice.lo), hof(n->u.slice.hi));
 	case AST_MODULE: case AST_GRID: case AST_SEMANTICS: case AST_BLOCKS:
 	case AST_MAP: case AST_ELEMENT_MAP: case AST_SCRATCH: case AST_ALIASES:
-	case AST_PARAMS: case AST_BLOCK: case AST_DIMS:
+	case AST_PARAMS: case AST_BLOCK: case AST_DIMS: case AST_CHECK:
 		return hlist(&n->u.list);
 	default:
 		return 0;

@@ -249,7 +249,7 @@ children(Buf *b, const Ast *n, int d)
 		break;
 	case AST_MODULE: case AST_GRID: case AST_SEMANTICS: case AST_BLOCKS:
 	case AST_MAP: case AST_ELEMENT_MAP: case AST_SCRATCH: case AST_ALIASES:
-	case AST_PARAMS: case AST_BLOCK: case AST_DIMS:
+	case AST_PARAMS: case AST_BLOCK: case AST_DIMS: case AST_CHECK:
 		list(b, &n->u.list, d, NULL);
 		break;
 	default:

@@ -106,7 +106,7 @@ append(ParseCtx *pc, AstList l, Ast *x)
 %token LET "'let'" WHEN "'when'" ELSE "'else'" FOR "'for'" IN "'in'"
 %token RETURN "'return'" UNDERSCORE "'_'"
 %token DMA_START "'dma_start'" DMA_WAIT "'dma_wait'" DMA_COPY "'dma_copy'"
-%token SEM_SIGNAL "'sem_signal'" SEM_WAIT "'sem_wait'"
+%token SEM_SIGNAL "'sem_signal'" SEM_WAIT "'sem_wait'" CHECK "'check'"
 
 %type <ast> decl kernel func export param type clause axis spec map alias
 %type <ast> kv var block stmt when for_stmt expr cond_expr or_expr and_expr
@@ -395,6 +395,8 @@ stmt:
 		{ $$ = ast_semop(B, AST_SEM_SIGNAL, @$, $3, $4); }
 	| SEM_WAIT '(' expr count_opt ')' ';'
 		{ $$ = ast_semop(B, AST_SEM_WAIT, @$, $3, $4); }
+	| CHECK '(' exprs_opt ')' ';'
+		{ $$ = ast_list(B, AST_CHECK, @$, $3); }
 	| block
 	| error ';'		{ yyerrok; $$ = ast_leaf(B, AST_ERROR, @$); }
 	| error block		{ yyerrok; $$ = ast_leaf(B, AST_ERROR, @$); }

@@ -123,5 +123,7 @@ int ifunc_call(Run *r, const CExpr *e, const Val *a, Val *v);
 /* interp.c */
 /* Adds a note naming the current grid point (after an error). */
 void interp_note_point(Run *r);
+/* Appends the current grid point to b, "h=0, i=1" ("" without a grid). */
+void interp_point(const Run *r, Buf *b);
 
 #endif

@@ -39,17 +39,24 @@ typedef struct Kstate {
 } Kstate;
 
 void
+interp_point(const Run *r, Buf *b)
+{
+	int i;
+
+	for (i = 0; r->k && i < r->k->naxis; i++)
+		buf_printf(b, "%s%s=%lld", i ? ", " : "",
+		    r->k->axis[i].name, (long long)r->pt[i]);
+}
+
+void
 interp_note_point(Run *r)
 {
 	Buf b = {0};
 	Loc none = {0};
-	int i;
 
 	if (!r->k)
 		return;
-	for (i = 0; i < r->k->naxis; i++)
-		buf_printf(&b, "%s%s=%lld", i ? ", " : "",
-		    r->k->axis[i].name, (long long)r->pt[i]);
+	interp_point(r, &b);
 	diag_note(r->d, none, "at grid point (%s) of kernel '%s'",
 	    b.p ? b.p : "", r->k->name);
 	buf_free(&b);

@@ -1,6 +1,6 @@
 /*
  * istmt.c - execution of checked statements in a kernel body: lets,
- * stores (and op= stores), when, for, DMAs and semaphores.
+ * stores (and op= stores), when, for, DMAs and semaphores, checks.
  *
  * DMAs move their data when they are waited for (so reading the
  * destination early sees the old, usually uninitialised, contents), and
@@ -214,6 +214,31 @@ exec_sem(Run *r, const CStmt *st)
 	return 0;
 }
 
+/*
+ * A false check stops the run: "check failed at grid point (i=1): MSG"
+ * at the check, the compiled kernel's trap message (lower_check.c), so
+ * both modes report a failure alike.
+ */
+static int
+exec_check(Run *r, const CStmt *st)
+{
+	Val v;
+	Buf b = {0};
+
+	if (ieval(r, st->u.check.cond, &v))
+		return -1;
+	if (v.e[0].i)
+		return 0;
+	interp_point(r, &b);
+	if (b.p)
+		diag_error(r->d, st->loc, "check failed at grid point (%s): %s",
+		    b.p, st->u.check.msg);
+	else
+		diag_error(r->d, st->loc, "check failed: %s", st->u.check.msg);
+	buf_free(&b);
+	return -1;
+}
+
 static int
 exec(Run *r, const CStmt *st)
 {
@@ -237,6 +262,8 @@ exec(Run *r, const CStmt *st)
 		return exec_sem(r, st);
 	case CS_EVAL:
 		return ieval(r, st->u.value, &v);
+	case CS_CHECK:
+		return exec_check(r, st);
 	default:
 		bug("statement kind %d in a kernel", (int)st->kind);
 	}

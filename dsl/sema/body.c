@@ -1,10 +1,11 @@
 /*
  * body.c - statements of kernel and func bodies: let, stores (and
- * op-assignments), when, for, DMAs and semaphores, into CStmt blocks.
+ * op-assignments), when, for, DMAs and semaphores, checks, into CStmt
+ * blocks.
  * Values are immutable; only Refs are stored into, and never inputs.
  *
  * Gives:    body_check(), slot_new() (sema.h).
- * Tests:    tests/diag/sema-stmt-*.pk, sema-ref-*.pk
+ * Tests:    tests/diag/sema-stmt-*.pk, sema-ref-*.pk, sema-check-*.pk
  */
 #include <string.h>
 
@@ -205,8 +206,9 @@ assign(Sema *S, const Ast *x, CBlock *out)
 	vec_push(S->a, out, s);
 }
 
+/* The condition of statement what; vnote: the note for a vector. */
 static CExpr *
-bool_scalar(Sema *S, const Ast *e, const char *what)
+bool_scalar(Sema *S, const Ast *e, const char *what, const char *vnote)
 {
 	CExpr *c = expr_check(S, e);
 
@@ -214,8 +216,7 @@ bool_scalar(Sema *S, const Ast *e, const char *what)
 		se_error(S, e->loc, "the condition of %s must be a bool "
 		    "scalar, not %s", what, type_str(S, c->dtype, &c->shape));
 		if (c->shape.rank)
-			se_note(S, e->loc, "for an elementwise choice use "
-			    "where(c, a, b)");
+			se_note(S, e->loc, "%s", vnote);
 		return NULL;
 	}
 	return c;
@@ -234,19 +235,29 @@ nested(Sema *S, const Ast *block, CBlock *out)
 	scope_pop(S);
 }
 
+/* Reports statement what (with a note) in a func, where it has no
+   place; 1 if it was. */
+static int
+in_func(Sema *S, const Ast *x, const char *what, const char *note)
+{
+	if (S->ctx != CTX_FUNC)
+		return 0;
+	se_error(S, x->loc, "%s is not allowed in a func", what);
+	se_note(S, x->loc, "%s", note);
+	return 1;
+}
+
 static void
 when(Sema *S, const Ast *x, CBlock *out)
 {
 	CExpr *c;
 	CStmt *s;
 
-	if (S->ctx == CTX_FUNC) {
-		se_error(S, x->loc, "when is not allowed in a func");
-		se_note(S, x->loc, "use where(c, a, b) to choose between "
-		    "values");
+	if (in_func(S, x, "when", "use where(c, a, b) to choose between "
+	    "values"))
 		return;
-	}
-	c = bool_scalar(S, x->u.when.cond, "when");
+	c = bool_scalar(S, x->u.when.cond, "when", "for an elementwise choice "
+	    "use where(c, a, b)");
 	s = stmt_new(S, CS_WHEN, x->loc);
 	s->u.when.cond = c;
 	nested(S, x->u.when.then, &s->u.when.then);
@@ -438,6 +449,51 @@ eval(Sema *S, const Ast *x, CBlock *out)
 	vec_push(S->a, out, s);
 }
 
+/*
+ * check(cond, "message"): stops the run where cond is false.  A
+ * condition that folds to true (size parameters decide it) needs no
+ * code, so it makes no statement; one that folds to false would stop
+ * every run, so it is an error now.
+ */
+static void
+check(Sema *S, const Ast *x, CBlock *out)
+{
+	const AstList *a = &x->u.list;
+	CExpr *c;
+	CStmt *s;
+
+	if (in_func(S, x, "check", "check in the kernel body: a failed "
+	    "check names the grid point it stopped at"))
+		return;
+	if (a->n != 2) {
+		se_error(S, x->loc, "check takes 2 arguments, a condition and "
+		    "a message, not %d", a->n);
+		return;
+	}
+	if (a->v[1]->kind != AST_STRING) {
+		se_error(S, a->v[1]->loc, "the message of check must be a "
+		    "string literal");
+		se_note(S, a->v[1]->loc, "as in check(i < 4, \"i is out of "
+		    "range\")");
+		return;
+	}
+	c = bool_scalar(S, a->v[0], "check", "check tests one bool; reduce "
+	    "the condition first, e.g. min(where(c, 1, 0), axis: 0) == 1 "
+	    "(every element of a rank-1 c holds)");
+	if (!c)
+		return;
+	if (c->op == CX_CONST) {
+		if (!c->u.cst.i)
+			se_error(S, x->loc, "check always fails: %s",
+			    a->v[1]->u.str);
+		return;
+	}
+	s = stmt_new(S, CS_CHECK, x->loc);
+	s->u.check.cond = c;
+	s->u.check.msg = a->v[1]->u.str;
+	vec_push(S->a, out, s);
+}
+
 static void
 stmt(Sema *S, const Ast *x, CBlock *out)
 {
@@ -449,6 +505,7 @@ stmt(Sema *S, const Ast *x, CBlock *out)
 	case AST_FOR: loop(S, x, out); break;
 	case AST_RETURN: ret(S, x, out); break;
 	case AST_BLOCK: nested(S, x, out); break;
+	case AST_CHECK: check(S, x, out); break;
 	case AST_DMA_START: case AST_DMA_WAIT: case AST_DMA_COPY:
 	case AST_SEM_SIGNAL: case AST_SEM_WAIT:
 		kernel_only(S, x, out);

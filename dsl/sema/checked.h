@@ -170,6 +170,7 @@ typedef enum CStmtKind {
 	CS_SEM_WAIT,	/* u.sem */
 	CS_EVAL,	/* u.value: evaluated for nothing */
 	CS_RETURN,	/* u.value (funcs) */
+	CS_CHECK,	/* u.check: stop the run unless cond holds */
 	NCSTMT
 } CStmtKind;
 
@@ -196,6 +197,8 @@ struct CStmt {
 			int64_t step; CBlock body; } loop;
 		struct { CPlace src, dst, sem; } dma;
 		struct { CPlace sem; CExpr *count; } sem;	/* count i32 */
+		/* cond: a bool scalar, never constant; msg: the user's */
+		struct { CExpr *cond; const char *msg; } check;
 		CExpr *value;
 	} u;
 };

@@ -211,6 +211,12 @@ stmt(P *p, const CStmt *s, int ind)
 		buf_puts(p->b, s->kind == CS_EVAL ? "eval " : "return ");
 		expr(p, s->u.value);
 		break;
+	case CS_CHECK:
+		buf_puts(p->b, "check ");
+		expr(p, s->u.check.cond);
+		buf_puts(p->b, " ");
+		buf_json_str(p->b, s->u.check.msg);
+		break;
 	default:
 		break;
 	}

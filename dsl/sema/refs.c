@@ -114,6 +114,7 @@ block(Sema *S, const CBlock *b)
 			place(S, &s->u.dma.dst);
 			break;
 		case CS_EVAL: case CS_RETURN: expr(S, s->u.value); break;
+		case CS_CHECK: expr(S, s->u.check.cond); break;
 		default: break;
 		}
 	}

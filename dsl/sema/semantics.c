@@ -369,6 +369,9 @@ exec_stmt(Run *R, const CStmt *s, int definite)
 	case CS_RETURN:
 		reads(R, s->u.value, definite);
 		break;
+	case CS_CHECK:
+		reads(R, s->u.check.cond, definite);
+		break;
 	default:
 		break;
 	}

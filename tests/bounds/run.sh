@@ -8,7 +8,7 @@
 # interpret mode's; -fno-bounds-check takes the check out (the run then
 # succeeds with garbage); a table read through the table checks the
 # outer index.  Integer divisors known only at run time (div.pk) are
-# checked likewise.  Then the C path: the generated header's entry point
+# checked likewise, and check statements (check.pk).  Then the C path: the generated header's entry point
 # returns PALLAS_ECHECK, not PALLAS_OK (tests/bounds/driver.c).
 #
 # Environment: PALLASC, top_srcdir, top_builddir (set by make check), CC.
@@ -239,6 +239,51 @@ done
 "$PALLASC" --emit=tile --entry vdiv div.pk >tile 2>err || bad "$(cat err)"
 [ "$(grep -c ' trap .*integer division by zero' tile)" = 2 ] ||
 	bad "vdiv: checks: $(grep ' trap ' tile)"
+
+# check statements (check.pk): a false one stops both modes with the
+# same message, its grid point and exit 1, also with -fno-bounds-check
+# (the user's check, not a bounds check); true ones give interpret
+# mode's outputs; a check that folds to true leaves no trap.
+cp "$here/check.pk" . || exit 99
+"$check" table cgood.npy 3 1 7 0 || exit 99
+"$check" table cbad.npy 0 9 1 2 || exit 99
+"$check" table cfive.npy 0 1 5 0 || exit 99
+for preset in small v4; do
+	for c in "tbl|16:5|--smem t=cbad.npy|check failed at grid point (h=0, i=1): t[i] is not a row of the block" \
+	    "tbl|17:5|--smem t=cgood.npy --input=iota|check failed at grid point (h=0, i=1): x is too large" \
+	    "flat|24:24|--smem t=cfive.npy|check failed: 100% sure t holds no 5"; do
+		e=${c%%|*}
+		rest=${c#*|}
+		at=${rest%%|*}
+		rest=${rest#*|}
+		args=${rest%%|*}
+		want="check.pk:$at: error: ${rest#*|}"
+		for flag in "" --interpret -fno-bounds-check; do
+			# shellcheck disable=SC2086
+			"$PALLASC" -m $preset $flag --run check.pk --entry $e \
+			    $args -fdiagnostics-color=never >out 2>err
+			st=$?
+			[ $st -eq 1 ] && grep -qxF "$want" err &&
+			    [ "$(grep -c 'error:' err)" = 1 ] ||
+				bad "$preset $e $flag: status $st: $(cat err)"
+		done
+	done
+	for e in tbl flat; do
+		mkdir -p "$preset/c$e/c" "$preset/c$e/i" || exit 99
+		"$PALLASC" -m $preset --run check.pk --entry $e \
+		    --smem t=cgood.npy --save-dir "$preset/c$e/c" 2>err ||
+			bad "$preset check $e: $(cat err)"
+		"$PALLASC" -m $preset --interpret --run check.pk --entry $e \
+		    --smem t=cgood.npy --save-dir "$preset/c$e/i" 2>err ||
+			bad "$preset check $e interpret: $(cat err)"
+		cmp -s "$preset/c$e/c/z.npy" "$preset/c$e/i/z.npy" ||
+			bad "$preset check $e: compiled and interpreted z differ"
+	done
+done
+"$PALLASC" --emit=tile --entry tbl check.pk >tile 2>err || bad "$(cat err)"
+[ "$(grep -c ' trap .*check failed' tile)" = 2 ] &&
+	! grep -q 'blocks of 8 rows' tile ||
+	bad "check tbl: traps: $(grep ' trap ' tile)"
 
 # The C path: the header's entry point on both presets.
 flags=$(PKG_CONFIG_PATH="$top_builddir" pkg-config --cflags --libs pallas) ||

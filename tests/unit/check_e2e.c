@@ -454,6 +454,69 @@ START_TEST(splash_masks)
 }
 END_TEST
 
+/*
+ * A check statement compiled: with the zero table it holds and the run
+ * gives interpret mode's outputs; with t[1] = 9 the entry point returns
+ * PALLAS_ECHECK, and the trap's reason is interpret mode's message with
+ * the grid point (tests/bounds/run.sh checks pallasc --run's).
+ */
+static const char check_src[] =
+    "kernel guarded(smem t: i32[4], x: f32[2, 32, 128],\n"
+    "    out z: f32[2, 32, 128])\n"
+    "grid (h: 2, i: 4)\n"
+    "blocks { x: [_, 8, 128] at (h, i, 0); z: [_, 8, 128] at (h, i, 0); }\n"
+    "{\n"
+    "    check(t[i] >= 0 && t[i] < 4, \"t[i] is not a block of x\");\n"
+    "    z[...] = x[...] * 2.0;\n"
+    "}\n"
+    "export guarded;\n";
+
+static void
+check_traps(VtUnit *u, const char *preset)
+{
+	static const int32_t bad[4] = { 0, 9, 0, 0 };
+	static float x[2 * 32 * 128], z[2 * 32 * 128];
+	const char *want = "check failed at grid point (h=0, i=1): t[i] is "
+	    "not a block of x";
+	void *bufs[3] = { (void *)bad, x, z }, *img;
+	PallasDevice *dev;
+	PallasProgram *pg;
+	PallasTrap tr;
+	size_t len;
+	char err[256];
+	int rc;
+
+	ck_assert_int_eq(mach_image_write(u->prog, &img, &len, err,
+	    sizeof err), MACH_OK);
+	ck_assert_int_eq(pallas_device_open(preset, &dev), PALLAS_OK);
+	ck_assert_int_eq(pallas_program_load(dev, img, len, &pg), PALLAS_OK);
+	rc = pallas_call(dev, pg, "guarded", bufs, 3);
+	pallas_last_trap(dev, &tr);
+	ck_assert_msg(rc == PALLAS_ECHECK && tr.kind == PALLAS_TRAP_CHECK,
+	    "%s: %s", preset, pallas_last_error(dev));
+	ck_assert_str_eq(tr.reason, want);
+	ck_assert_msg(strstr(pallas_last_error(dev), want), "%s",
+	    pallas_last_error(dev));
+	pallas_program_free(pg);
+	pallas_device_close(dev);
+	free(img);
+}
+
+START_TEST(check_stmt)
+{
+	size_t k;
+
+	for (k = 0; k < countof(presets); k++) {
+		VtUnit u;
+		vt_check(check_src, presets[k], "guarded", NULL, NULL);
+		ck_assert_msg(vt_compile(&u, check_src, presets[k]) == 0, "%s",
+		    u.text);
+		check_traps(&u, presets[k]);
+		vt_free(&u);
+	}
+}
+END_TEST
+
 static Suite *
 suite(void)
 {
@@ -483,6 +546,7 @@ suite(void)
 	tcase_add_test(t, unaligned);
 	tcase_add_test(t, dtype_params);
 	tcase_add_test(t, splash);
+	tcase_add_test(t, check_stmt);
 
 	suite_add_tcase(s, t);
 	/* sixteen compiles of a program of every mask's export: minutes

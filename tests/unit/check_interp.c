@@ -4,7 +4,7 @@
  * mask on several GQA shapes, the seed's toy func; and the pipeline's
  * behaviour: block copies skipped for repeated indices, output revisits,
  * reads of uninitialised scratch, out-of-range block indices, shuffled
- * parallel axes, never-written outputs, DMAs.
+ * parallel axes, never-written outputs, DMAs, check statements.
  *
  * The .pk files are read from $top_srcdir (tests/interp/, kernels/).
  */
@@ -756,11 +756,12 @@ END_TEST
 
 /* ------------------------------------------------------------ checks */
 
-/* gather_rows with table t: 0 if it ran, else -1 with f's diagnostics. */
+/* Kernel name (SMEM table t: i32[4] first) with table t: 0 if it ran,
+   else -1 with f's diagnostics. */
 static int
-run_gather(Fixture *f, const int32_t *t, InterpBuf **out)
+run_table(Fixture *f, const char *name, const int32_t *t, InterpBuf **out)
 {
-	const CKernel *k = kernel_named(f, "gather_rows");
+	const CKernel *k = kernel_named(f, name);
 	InterpBuf *b = operands(k, 30);
 
 	memcpy(b[0].data, t, 4 * sizeof(int32_t));
@@ -777,12 +778,12 @@ START_TEST(revisit_detected)
 
 	load(&f, "tests/interp/checks.pk");
 	k = kernel_named(&f, "gather_rows");
-	ck_assert_int_eq(run_gather(&f, ok, &b), 0);
+	ck_assert_int_eq(run_table(&f, "gather_rows", ok, &b), 0);
 	/* block 0 holds the last write into it: x rows 8..15, doubled */
 	ck_assert(((float *)b[2].data)[5 * 128] ==
 	    2 * ((float *)b[1].data)[13 * 128]);
 	free_operands(k, b);
-	ck_assert_int_eq(run_gather(&f, bad, &b), -1);
+	ck_assert_int_eq(run_table(&f, "gather_rows", bad, &b), -1);
 	ck_assert_msg(strstr(diags(&f), "error: output 'y' revisits block "
 	    "(0, 0)"), "%s", diags(&f));
 	ck_assert(strstr(diags(&f), "note: at grid point (i=2) of kernel "
@@ -792,18 +793,28 @@ START_TEST(revisit_detected)
 }
 END_TEST
 
-START_TEST(block_index_out_of_range)
+/* Kernel name of file path with table t stops with one error, want. */
+static void
+table_fails(const char *path, const char *name, const int32_t *t,
+    const char *want)
 {
-	static const int32_t bad[4] = { 0, 0, 2, 2 };
 	Fixture f;
 	InterpBuf *b;
 
-	load(&f, "tests/interp/checks.pk");
-	ck_assert_int_eq(run_gather(&f, bad, &b), -1);
-	ck_assert_msg(strstr(diags(&f), "block index (2, 0) of 'y' is out of "
-	    "range"), "%s", diags(&f));
-	free_operands(kernel_named(&f, "gather_rows"), b);
+	load(&f, path);
+	ck_assert_int_eq(run_table(&f, name, t, &b), -1);
+	ck_assert_msg(strstr(diags(&f), want), "%s", diags(&f));
+	ck_assert_int_eq(f.d.nerror, 1);
+	free_operands(kernel_named(&f, name), b);
 	unload(&f);
+}
+
+START_TEST(block_index_out_of_range)
+{
+	static const int32_t bad[4] = { 0, 0, 2, 2 };
+
+	table_fails("tests/interp/checks.pk", "gather_rows", bad,
+	    "block index (2, 0) of 'y' is out of range");
 }
 END_TEST
 
@@ -826,6 +837,35 @@ START_TEST(dynamic_slice_out_of_bounds)
 	    "for dimension 0 of 'x' (size 16)"), "%s", diags(&f));
 	free_operands(k, b);
 	unload(&f);
+}
+END_TEST
+
+START_TEST(check_passes)
+{
+	static const int32_t ok[4] = { 3, 1, 7, 0 };
+	Fixture f;
+	InterpBuf *b;
+	int i;
+
+	load(&f, "tests/bounds/check.pk");
+	ck_assert_msg(run_table(&f, "tbl", ok, &b) == 0, "%s", diags(&f));
+	for (i = 0; i < 2 * 32 * 128; i++)
+		ck_assert(((float *)b[2].data)[i] ==
+		    ((float *)b[1].data)[i] + 1.0f);
+	ck_assert_str_eq(diags(&f), "");
+	free_operands(kernel_named(&f, "tbl"), b);
+	unload(&f);
+}
+END_TEST
+
+/* t[1] = 9 is not a row: the run stops at (h=0, i=1), at the check. */
+START_TEST(check_fails)
+{
+	static const int32_t bad[4] = { 0, 9, 1, 2 };
+
+	table_fails("tests/bounds/check.pk", "tbl", bad, "check.pk:16:5: "
+	    "error: check failed at grid point (h=0, i=1): t[i] is not a row "
+	    "of the block\n");
 }
 END_TEST
 
@@ -968,6 +1008,8 @@ suite(void)
 	tcase_add_test(c, revisit_detected);
 	tcase_add_test(c, block_index_out_of_range);
 	tcase_add_test(c, dynamic_slice_out_of_bounds);
+	tcase_add_test(c, check_passes);
+	tcase_add_test(c, check_fails);
 	tcase_add_test(c, uninitialised_scratch_read);
 	tcase_add_test(c, unwritten_output_poisoned);
 	tcase_add_test(c, dma_through_scratch);
