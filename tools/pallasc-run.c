@@ -242,6 +242,7 @@ fill_tables(const CKernel *k, const SplashMask *m, int bm, int dn, int t,
 	SplashMaskInfo info;
 	char err[256];
 	size_t n;
+	int i;
 
 	if (Sq <= 0 || Skv <= 0 || BQ <= 0 || BKV <= 0 ||
 	    k->op[bm].dtype != DT_I32 || sh->rank != 3 ||
@@ -263,6 +264,12 @@ fill_tables(const CKernel *k, const SplashMask *m, int bm, int dn, int t,
 	n = (size_t)shape_numel(sh) * sizeof(int32_t);
 	memcpy(b[bm].data, info.block_mask, n);
 	memcpy(b[dn].data, info.data_next, n);
+	for (i = 0; i < k->nop; i++)	/* the description the kernel checks */
+		if (k->op[i].role == ROLE_SMEM_TABLE &&
+		    strcmp(k->op[i].name, "mask_desc") == 0 &&
+		    k->op[i].dtype == DT_I32 &&
+		    shape_numel(&k->op[i].shape) == SPLASH_DESC_LEN)
+			memcpy(b[i].data, info.desc, sizeof info.desc);
 	splash_mask_info_free(&info);
 	return 0;
 }
@@ -270,16 +277,17 @@ fill_tables(const CKernel *k, const SplashMask *m, int bm, int dn, int t,
 /*
  * Which Splash table an SMEM operand named n is: bit 0 set for data_next
  * (clear for block_mask), bit 1 for the transposed tables of a dKV
- * kernel (block_mask_t, data_next_t); -1 for another name.
+ * kernel (block_mask_t, data_next_t); 4 for mask_desc, the tables'
+ * description; -1 for another name.
  */
 static int
 splash_table(const char *n)
 {
 	static const char *const name[] = { "block_mask", "data_next",
-	    "block_mask_t", "data_next_t" };
+	    "block_mask_t", "data_next_t", "mask_desc" };
 	int i;
 
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < 5; i++)
 		if (strcmp(n, name[i]) == 0)
 			return i;
 	return -1;
@@ -298,7 +306,8 @@ splash_tables(const RunOpts *r, const CKernel *k, InterpBuf *b)
 
 	for (i = 0; i < k->nop; i++) {
 		int which = splash_table(k->op[i].name);
-		if (k->op[i].role != ROLE_SMEM_TABLE || which < 0)
+		if (k->op[i].role != ROLE_SMEM_TABLE || which < 0 ||
+		    which == 4)
 			continue;
 		if (which & 1)
 			dn = i;

@@ -16,6 +16,7 @@
 
 #include "tests/unit/vliwtest.h"
 #include "kernels/splash/splash_host.h"
+#include "pallas/splash_mask.h"
 #include "tests/unit/splashmask.h"
 
 /*
@@ -267,6 +268,8 @@ causal_tables(const CKernel *k, InterpBuf *b, void *arg)
 		const char *name = k->op[i].name;
 		if (k->op[i].role != ROLE_SMEM_TABLE)
 			continue;
+		if (strcmp(name, "mask_desc") == 0)
+			continue;
 		*(strncmp(name, "block_mask", 10) == 0 ? &bm : &dn) = i;
 		t = strchr(name, '_') != strrchr(name, '_');
 	}
@@ -277,6 +280,7 @@ causal_tables(const CKernel *k, InterpBuf *b, void *arg)
 	else
 		ck_assert_int_eq(splash_mask_tables(n.H, n.Sq, n.Skv, BQ, BKV,
 		    export_mask, tr.ctx, b[bm].data, b[dn].data), 0);
+	export_desc(k, b, t);
 	if (operand(k, "lse") >= 0 && k->op[operand(k, "lse")].role ==
 	    ROLE_IN)
 		bwd_inputs(k, b);
@@ -366,7 +370,7 @@ cost_tables(const CKernel *k, InterpBuf *b, void *arg)
 	uint64_t BKV = (uint64_t)sema_param(k, "BKV");
 	uint64_t nq = (uint64_t)n.Sq / BQ, nk = (uint64_t)n.Skv / BKV;
 	uint64_t blk = 2 * BQ * BKV, run;
-	uint64_t e = (uint64_t)interp_elem_size(k->op[2].dtype);	/* q's */
+	uint64_t e = (uint64_t)interp_elem_size(k->op[operand(k, "q")].dtype);
 	long kvf;
 
 	causal_tables(k, b, NULL);
@@ -376,7 +380,8 @@ cost_tables(const CKernel *k, InterpBuf *b, void *arg)
 		    b[0].data);
 		ck_assert(kvf > 0);
 		c->flops = run * blk * (uint64_t)(n.Dqk + n.Dv);
-		c->read = 2 * n.H * nq * nk * 4 + n.H * nq * BQ * n.Dqk * e +
+		c->read = 2 * n.H * nq * nk * 4 + 10 * 4 +	/* mask_desc */
+		    n.H * nq * BQ * n.Dqk * e +
 		    (uint64_t)kvf * BKV * (uint64_t)(n.Dqk + n.Dv) * e;
 		c->written = (uint64_t)n.H * n.Sq * (uint64_t)(n.Dv + 1) * 4;
 	} else if (operand(k, "dq") >= 0)	/* s, dp, dq */
@@ -408,6 +413,54 @@ splash_cost_check(const char *src, const char *entry, double tol)
 		    (unsigned long long)r.st.c.hbm_write_bytes,
 		    (unsigned long long)c.read, (unsigned long long)c.written);
 }
+
+/* splash_fwd_small compiled for small, given the tables of local:20,36,3
+   (built by the library): the kernel's check of mask_desc stops it, and
+   the C caller gets PALLAS_ECHECK with the message, not wrong numbers. */
+START_TEST(splash_tables_of_another_mask_trap)
+{
+	static float q[2 * 256 * 32], kv[256 * 32], o[2 * 256 * 32], l[512];
+	const char *want = "check failed at grid point (h=0, i=0, j=0): the "
+	    "Splash tables were built for another mask, shapes or block sizes";
+	char *src = slurp("../../kernels/splash/splash.pk");
+	SplashMask *m = splash_mask_local(20, 36, 3);
+	SplashMaskInfo info;
+	PallasDevice *dev;
+	PallasProgram *pg;
+	PallasTrap tr;
+	void *bufs[8], *img;
+	size_t len;
+	char err[256];
+	VtUnit u;
+
+	ck_assert_msg(vt_compile(&u, src, "small") == 0, "%s", u.text);
+	ck_assert_int_eq(splash_mask_info(m, 2, 256, 256, 32, 32, 0, &info,
+	    NULL, 0), 0);
+	bufs[0] = info.data_next;
+	bufs[1] = info.block_mask;
+	bufs[2] = info.desc;
+	bufs[3] = q;
+	bufs[4] = bufs[5] = kv;
+	bufs[6] = o;
+	bufs[7] = l;
+	ck_assert_int_eq(mach_image_write(u.prog, &img, &len, err,
+	    sizeof err), MACH_OK);
+	ck_assert_int_eq(pallas_device_open("small", &dev), PALLAS_OK);
+	ck_assert_int_eq(pallas_program_load(dev, img, len, &pg), PALLAS_OK);
+	ck_assert_int_eq(pallas_call(dev, pg, "splash_fwd_small", bufs, 8),
+	    PALLAS_ECHECK);
+	pallas_last_trap(dev, &tr);
+	ck_assert_int_eq(tr.kind, PALLAS_TRAP_CHECK);
+	ck_assert_str_eq(tr.reason, want);
+	pallas_program_free(pg);
+	pallas_device_close(dev);
+	free(img);
+	splash_mask_info_free(&info);
+	splash_mask_free(m);
+	vt_free(&u);
+	free(src);
+}
+END_TEST
 
 /* Each mask kind the kernel applies, Sq != Skv and Dqk != Dv
    (tests/interp/splash_shapes.pk), forward and backward, compiled for
@@ -547,6 +600,7 @@ suite(void)
 	tcase_add_test(t, dtype_params);
 	tcase_add_test(t, splash);
 	tcase_add_test(t, check_stmt);
+	tcase_add_test(t, splash_tables_of_another_mask_trap);
 
 	suite_add_tcase(s, t);
 	/* sixteen compiles of a program of every mask's export: minutes

@@ -18,6 +18,7 @@
 #include "dsl/interp/interp.h"
 #include "kernels/matmul/matmul_host.h"
 #include "kernels/splash/splash_host.h"
+#include "pallas/splash_mask.h"
 #include "tests/unit/splashmask.h"
 
 typedef struct Fixture {
@@ -325,21 +326,22 @@ splash_run(const char *file, const char *name, int empty, double *err_o,
 	ctx = empty ? (void *)&bq : export_mask_ctx(k);
 	b = operands(k, 10);
 	nq = (int64_t)n.H * n.Sq;
-	q = splash_prescale(&b[2], n.Dqk);
-	kf = splash_floats(&b[3]);
-	vf = splash_floats(&b[4]);
+	q = splash_prescale(&b[3], n.Dqk);
+	kf = splash_floats(&b[4]);
+	vf = splash_floats(&b[5]);
 	ck_assert_int_eq(splash_mask_tables(n.H, n.Sq, n.Skv, (int)BQ,
 	    (int)BKV, fn, ctx, b[1].data, b[0].data), 0);
+	export_desc(k, b, 0);
 	o.stats = st;
 	ck_assert_msg(interp_kernel(k, b, k->nop, &o, &f.d) == 0, "%s",
 	    diags(&f));
 	ro = xmalloc((size_t)(nq * n.Dv) * sizeof(double));
 	rl = xmalloc((size_t)nq * sizeof(double));
 	ck_assert_int_eq(splash_reference(&n, q, kf, vf, fn, ctx, ro, rl), 0);
-	*err_o = rel_err_d("o", b[5].data, ro, nq * n.Dv);
+	*err_o = rel_err_d("o", b[6].data, ro, nq * n.Dv);
 	/* a row that keeps no key: lse -inf, as the reference */
 	for (i = 0; i < nq; i++) {
-		float x = ((float *)b[6].data)[i];
+		float x = ((float *)b[7].data)[i];
 		ck_assert_msg(x == rl[i] || (isfinite(x) && isfinite(rl[i])),
 		    "lse[%lld] = %g, want %g", (long long)i, x, rl[i]);
 		if (isfinite(rl[i])) {
@@ -425,10 +427,51 @@ START_TEST(splash_empty_rows_are_zero)
 }
 END_TEST
 
+/*
+ * Tables built for another mask (by the library, for local:20,36,3)
+ * given to a causal export: its check of mask_desc stops it with an
+ * error instead of wrong numbers.  The same with a right mask and a
+ * wrong block size in the description.
+ */
+START_TEST(splash_tables_of_another_mask_are_refused)
+{
+	Fixture f;
+	const CKernel *k;
+	InterpBuf *b;
+	InterpOptions o = {0};
+	SplashMask *m = splash_mask_local(20, 36, 3);
+	SplashMaskInfo info;
+	int round;
+
+	load(&f, "kernels/splash/splash.pk");
+	k = kernel_named(&f, "splash_fwd_small");
+	b = operands(k, 10);
+	for (round = 0; round < 2; round++) {
+		ck_assert_int_eq(splash_mask_info(m, 2, 256, 256, 128, 128, 0,
+		    &info, NULL, 0), 0);
+		memcpy(b[0].data, info.data_next, 2 * 2 * 2 * 4);
+		memcpy(b[1].data, info.block_mask, 2 * 2 * 2 * 4);
+		memcpy(b[2].data, info.desc, sizeof info.desc);
+		if (round == 1)		/* causal, as the export, but BKV 64 */
+			((int32_t *)b[2].data)[8] = 64;
+		ck_assert_int_ne(interp_kernel(k, b, k->nop, &o, &f.d), 0);
+		ck_assert_msg(strstr(diags(&f), "check failed at grid point "
+		    "(h=0, i=0, j=0): the Splash tables were built for another "
+		    "mask, shapes or block sizes"), "%s", diags(&f));
+		splash_mask_info_free(&info);
+		splash_mask_free(m);
+		m = splash_mask_causal(0);
+	}
+	splash_mask_free(m);
+	free_operands(k, b);
+	unload(&f);
+}
+END_TEST
+
 /* Skipped steps repeat the K/V block index: no copy is made for them. */
 START_TEST(splash_skipped_steps_fetch_nothing)
 {
-	int64_t in[7] = {0}, out[7] = {0};
+	int64_t in[8] = {0}, out[8] = {0};
 	InterpStats st = {0};
 	int32_t bm[16], dn[16];
 	double eo, el;
@@ -440,13 +483,13 @@ START_TEST(splash_skipped_steps_fetch_nothing)
 	ck_assert_double_le(eo, 1e-5);
 	splash_causal_tables(1, 512, 128, 128, bm, dn);
 	ck_assert_int_eq(st.steps, 16);
-	ck_assert_int_eq(in[2], 4);		/* q: once per query block */
-	ck_assert_int_eq(in[3], splash_kv_fetches(1, 1, 4, 4, dn));
-	ck_assert_int_eq(in[3], 9);		/* k: 9 of 16 steps */
-	ck_assert_int_eq(in[4], 9);		/* v */
-	ck_assert_int_eq(out[5], 4);		/* o, lse: once per row */
-	ck_assert_int_eq(out[6], 4);
-	ck_assert_int_eq(in[5], 0);
+	ck_assert_int_eq(in[3], 4);		/* q: once per query block */
+	ck_assert_int_eq(in[4], splash_kv_fetches(1, 1, 4, 4, dn));
+	ck_assert_int_eq(in[4], 9);		/* k: 9 of 16 steps */
+	ck_assert_int_eq(in[5], 9);		/* v */
+	ck_assert_int_eq(out[6], 4);		/* o, lse: once per row */
+	ck_assert_int_eq(out[7], 4);
+	ck_assert_int_eq(in[6], 0);
 	ck_assert_int_eq(st.poisoned_out, 0);
 }
 END_TEST
@@ -492,18 +535,18 @@ splash_bwd_run(const char *file, const char *const name[3], int empty,
 
 	/* forward: o, lse */
 	bf = operands(kf, 20);
-	q = splash_prescale(&bf[2], n.Dqk);
+	q = splash_prescale(&bf[3], n.Dqk);
 	ck_assert_int_eq(splash_mask_tables(n.H, n.Sq, n.Skv, (int)BQ,
 	    (int)BKV, t.fn, t.ctx, bf[1].data, bf[0].data), 0);
+	export_desc(kf, bf, 0);
 	ck_assert_msg(interp_kernel(kf, bf, kf->nop, &o, &f.d) == 0, "%s",
 	    diags(&f));
 
 	/* dq and di: tables, q, k, v, o as the forward's; dout random */
 	bq = operands(kq, 21);
-	for (i = 0; i < 5; i++)
+	for (i = 0; i < 7; i++)			/* tables, q, k, v, o */
 		copy_buf(&bq[i], &bf[i]);
-	copy_buf(&bq[5], &bf[5]);
-	copy_buf(&bq[7], &bf[6]);
+	copy_buf(&bq[8], &bf[7]);		/* lse */
 	ck_assert_msg(interp_kernel(kq, bq, kq->nop, &o, &f.d) == 0, "%s",
 	    diags(&f));
 
@@ -511,28 +554,29 @@ splash_bwd_run(const char *file, const char *const name[3], int empty,
 	bk = operands(kk, 22);
 	ck_assert_int_eq(splash_mask_tables(n.H, n.Skv, n.Sq, (int)BKV,
 	    (int)BQ, splash_transposed, &t, bk[1].data, bk[0].data), 0);
-	for (i = 2; i < 5; i++)
+	export_desc(kk, bk, 1);
+	for (i = 3; i < 6; i++)			/* q, k, v */
 		copy_buf(&bk[i], &bf[i]);
-	copy_buf(&bk[5], &bq[6]);
-	copy_buf(&bk[6], &bf[6]);
-	copy_buf(&bk[7], &bq[9]);
+	copy_buf(&bk[6], &bq[7]);		/* dout */
+	copy_buf(&bk[7], &bf[7]);		/* lse */
+	copy_buf(&bk[8], &bq[10]);		/* di */
 	ck_assert_msg(interp_kernel(kk, bk, kk->nop, &o, &f.d) == 0, "%s",
 	    diags(&f));
 
 	rq = xmalloc((size_t)(nq * n.Dqk) * sizeof(double));
 	rk = xmalloc((size_t)(nkv * n.Dqk) * sizeof(double));
 	rv = xmalloc((size_t)(nkv * n.Dv) * sizeof(double));
-	x[0] = splash_floats(&bf[3]);
-	x[1] = splash_floats(&bf[4]);
-	x[2] = splash_floats(&bq[6]);
+	x[0] = splash_floats(&bf[4]);
+	x[1] = splash_floats(&bf[5]);
+	x[2] = splash_floats(&bq[7]);
 	ck_assert_int_eq(splash_reference_vjp(&n, q, x[0], x[1], x[2], t.fn,
 	    t.ctx, rq, rk, rv), 0);
 	for (i = 0; i < 3; i++)
 		free(x[i]);
 	free(q);
-	err[0] = rel_err_d("dq", bq[8].data, rq, nq * n.Dqk);
-	err[1] = rel_err_d("dk", bk[8].data, rk, nkv * n.Dqk);
-	err[2] = rel_err_d("dv", bk[9].data, rv, nkv * n.Dv);
+	err[0] = rel_err_d("dq", bq[9].data, rq, nq * n.Dqk);
+	err[1] = rel_err_d("dk", bk[9].data, rk, nkv * n.Dqk);
+	err[2] = rel_err_d("dv", bk[10].data, rv, nkv * n.Dv);
 	printf("splash bwd %-18s H=%d KVH=%d Sq=%d Skv=%d Dqk=%d Dv=%d: max "
 	    "rel err dq %.3g, dk %.3g, dv %.3g\n", name[0], n.H, n.KVH, n.Sq,
 	    n.Skv, n.Dqk, n.Dv, err[0], err[1], err[2]);
@@ -999,6 +1043,7 @@ suite(void)
 	tcase_add_loop_test(t, splash_masks_vs_reference, 0,
 	    (int)countof(splash_shapes));
 	tcase_add_test(t, splash_skipped_steps_fetch_nothing);
+	tcase_add_test(t, splash_tables_of_another_mask_are_refused);
 	tcase_add_test(t, splash_vjp_finite_differences);
 	tcase_add_test(t, splash_bwd_empty_rows);
 	tcase_add_loop_test(t, splash_bwd_vs_reference, 0,

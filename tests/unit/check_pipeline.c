@@ -18,6 +18,7 @@
 #include "dsl/dsl.h"
 #include "dsl/interp/interp.h"
 #include "kernels/splash/splash_host.h"
+#include "tests/unit/splashmask.h"
 
 typedef struct Fixture {
 	Arena a;
@@ -324,7 +325,7 @@ START_TEST(splash_skipped_blocks)
 	ck_assert_int_lt(p->op[ik].copies_in, p->nstep);
 	/* the tables come in first */
 	ck_assert_int_eq(p->pro[0].kind, PE_TABLE_START);
-	ck_assert_int_eq(p->tables, 2);
+	ck_assert_int_eq(p->tables, 3);	/* data_next, block_mask, mask_desc */
 	for (s = 0; s < p->nstep; s++) {
 		const PlanCell *c = plan_cell(p, s, ik);
 		int j;
@@ -447,12 +448,14 @@ START_TEST(agree_splash)
 		Fixture f;
 		const CKernel *k;
 		const int32_t *tab[16] = {0};
-		int32_t *bm, *dn;
+		int32_t *bm, *dn, desc[10];
 		load(&f, c[i].file, NULL, c[i].preset);
 		k = kernel_named(&f, c[i].name);
 		causal(k, &bm, &dn);
+		export_desc_of(k, 0, desc);
 		tab[op_named(k, "block_mask")] = bm;
 		tab[op_named(k, "data_next")] = dn;
+		tab[op_named(k, "mask_desc")] = desc;
 		agree(&f, k, tab);
 		free(bm);
 		free(dn);

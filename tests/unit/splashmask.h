@@ -2,7 +2,7 @@
  * splashmask.h - the tests' own statement of the masks a Splash export
  * applies (kernels/splash/splash.pk: its last four size parameters MASK,
  * MA, MB, MC), written apart from the library and pallasc so that it
- * checks them.
+ * checks them.  Its functions are static inline: each test uses some.
  */
 #ifndef PALLAS_TESTS_SPLASHMASK_H
 #define PALLAS_TESTS_SPLASHMASK_H
@@ -17,7 +17,7 @@
 #include "kernels/splash/splash_host.h"
 
 /* A SplashMaskFn over ctx = the export's int64_t {MASK, MA, MB, MC}. */
-static int
+static inline int
 export_mask(void *ctx, int h, int q, int k)
 {
 	const int64_t *p = ctx;
@@ -34,7 +34,7 @@ export_mask(void *ctx, int h, int q, int k)
 }
 
 /* The sizes of a Splash export, from its parameters. */
-static SplashDims
+static inline SplashDims
 export_dims(const CKernel *k)
 {
 	SplashDims n;
@@ -49,7 +49,7 @@ export_dims(const CKernel *k)
 }
 
 /* export_mask's ctx for a Splash export: its MASK, MA, MB, MC. */
-static void *
+static inline void *
 export_mask_ctx(const CKernel *k)
 {
 	int i;
@@ -68,7 +68,7 @@ export_mask_ctx(const CKernel *k)
  */
 typedef struct { SplashMaskFn *fn; void *ctx; } SplashTransposed;
 
-static int
+static inline int
 splash_transposed(void *ctx, int h, int q, int k)
 {
 	const SplashTransposed *t = ctx;
@@ -76,8 +76,37 @@ splash_transposed(void *ctx, int h, int q, int k)
 	return t->fn(t->ctx, h, k, q);
 }
 
+/*
+ * The tables' description the splash.pk kernels check (their SMEM table
+ * mask_desc, int32[10]), written from the export's own parameters as
+ * pallas/splash_mask.h documents it.
+ */
+static inline void
+export_desc_of(const CKernel *k, int transposed, int32_t d[10])
+{
+	static const char *const p[] = { "MASK", "MA", "MB", "MC", "SQ",
+	    "SKV", "BQ", "BKV" };
+	int i;
+
+	d[0] = 0x53504c31;
+	for (i = 0; i < 8; i++)
+		d[1 + i] = (int32_t)sema_param(k, p[i]);
+	d[9] = transposed;
+}
+
+/* The same into the kernel's mask_desc operand of b, if it has one. */
+static inline void
+export_desc(const CKernel *k, InterpBuf *b, int transposed)
+{
+	int i;
+
+	for (i = 0; i < k->nop; i++)
+		if (strcmp(k->op[i].name, "mask_desc") == 0)
+			export_desc_of(k, transposed, b[i].data);
+}
+
 /* b's values as floats (bf16 inputs are exact in f32), to free. */
-static float *
+static inline float *
 splash_floats(const InterpBuf *b)
 {
 	int64_t i, n = shape_numel(&b->shape);
@@ -90,7 +119,7 @@ splash_floats(const InterpBuf *b)
 
 /* q scaled by 1/sqrt(d), as the caller of a Splash kernel does (rounded
    to q's dtype); its values as floats, to free. */
-static float *
+static inline float *
 splash_prescale(InterpBuf *q, int d)
 {
 	int64_t i, n = shape_numel(&q->shape);
