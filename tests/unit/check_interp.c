@@ -468,6 +468,84 @@ START_TEST(splash_tables_of_another_mask_are_refused)
 }
 END_TEST
 
+/* o and lse of one export of tests/interp/splash_blocks.pk (inputs from
+   seed 10, the same for every export of the file), to free. */
+static void
+splash_block_run(Fixture *f, const char *name, float **o, float **lse)
+{
+	const CKernel *k = kernel_named(f, name);
+	SplashDims n = export_dims(k);
+	InterpBuf *b = operands(k, 10);
+	InterpOptions opt = {0};
+	size_t no = (size_t)n.H * n.Sq * n.Dv, nl = (size_t)n.H * n.Sq;
+
+	free(splash_prescale(&b[3], n.Dqk));
+	ck_assert_int_eq(splash_mask_tables(n.H, n.Sq, n.Skv,
+	    (int)sema_param(k, "BQ"), (int)sema_param(k, "BKV"), export_mask,
+	    export_mask_ctx(k), b[1].data, b[0].data), 0);
+	export_desc(k, b, 0);
+	ck_assert_msg(interp_kernel(k, b, k->nop, &opt, &f->d) == 0, "%s",
+	    diags(f));
+	*o = xmalloc(no * sizeof(float));
+	*lse = xmalloc(nl * sizeof(float));
+	memcpy(*o, b[6].data, no * sizeof(float));
+	memcpy(*lse, b[7].data, nl * sizeof(float));
+	free_operands(k, b);
+}
+
+/* max |x - y| / max |y| over the finite y; x and y infinite together. */
+static double
+rel_diff(const float *x, const float *y, size_t n)
+{
+	double e = 0, m = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		ck_assert(isfinite(x[i]) == isfinite(y[i]));
+		if (!isfinite(y[i]))
+			continue;
+		e = fmax(e, fabs((double)x[i] - y[i]));
+		m = fmax(m, fabs((double)y[i]));
+	}
+	return m > 0 ? e / m : e;
+}
+
+/* Block sizes from 128 to 1024, equal or not, agree within 1e-5 (f32). */
+START_TEST(splash_block_sizes_agree)
+{
+	static const char *const set[2][6] = {
+		{ "splash_blk_128", "splash_blk_256", "splash_blk_512",
+		    "splash_blk_256_1024", "splash_blk_128_512",
+		    "splash_blk_512_128" },
+		{ "splash_blkl_128", "splash_blkl_512_256",
+		    "splash_blkl_128_1024", NULL, NULL, NULL },
+	};
+	Fixture f;
+	float *o0, *l0, *o, *l;
+	int a, i;
+
+	load(&f, "tests/interp/splash_blocks.pk");
+	for (a = 0; a < 2; a++) {
+		splash_block_run(&f, set[a][0], &o0, &l0);
+		for (i = 1; i < 6 && set[a][i]; i++) {
+			double eo, el;
+			splash_block_run(&f, set[a][i], &o, &l);
+			eo = rel_diff(o, o0, 1024 * 32);
+			el = rel_diff(l, l0, 1024);
+			printf("splash %s against %s: o %.3g, lse %.3g\n",
+			    set[a][i], set[a][0], eo, el);
+			ck_assert_double_le(eo, 1e-5);
+			ck_assert_double_le(el, 1e-5);
+			free(o);
+			free(l);
+		}
+		free(o0);
+		free(l0);
+	}
+	unload(&f);
+}
+END_TEST
+
 /* Skipped steps repeat the K/V block index: no copy is made for them. */
 START_TEST(splash_skipped_steps_fetch_nothing)
 {
@@ -1044,6 +1122,7 @@ suite(void)
 	    (int)countof(splash_shapes));
 	tcase_add_test(t, splash_skipped_steps_fetch_nothing);
 	tcase_add_test(t, splash_tables_of_another_mask_are_refused);
+	tcase_add_test(t, splash_block_sizes_agree);
 	tcase_add_test(t, splash_vjp_finite_differences);
 	tcase_add_test(t, splash_bwd_empty_rows);
 	tcase_add_loop_test(t, splash_bwd_vs_reference, 0,
