@@ -229,8 +229,9 @@ export_mask(const CKernel *k)
 
 /*
  * The block_mask and data_next tables of mask m into b[bm], b[dn]:
- * [H, S / BQ, S / BKV], or transposed (a dKV kernel's block_mask_t and
- * data_next_t) [H, S / BKV, S / BQ].
+ * [H, SQ / BQ, SKV / BKV], or transposed (a dKV kernel's block_mask_t
+ * and data_next_t) [H, SKV / BKV, SQ / BQ]; and their description into
+ * the kernel's mask_desc.
  */
 static int
 fill_tables(const CKernel *k, const SplashMask *m, int bm, int dn, int t,
