@@ -390,17 +390,17 @@ cost_tables(const CKernel *k, InterpBuf *b, void *arg)
 		c->flops = run * blk * (uint64_t)(2 * n.Dqk + 2 * n.Dv);
 }
 
-/* entry on small against interpret mode (within tol), and at the cost
-   above. */
+/* entry of u (compiled for small) against interpret mode (within tol),
+   and at the cost above. */
 static void
-splash_cost_check(const char *src, const char *entry, double tol)
+splash_cost_check(VtUnit *u, const char *entry, double tol)
 {
 	SplashCost c = {0};
 	VtOpts o = { .tol = tol, .seed = 5, .tables = cost_tables,
 		.arg = &c };
 	VtResult r;
 
-	vt_check(src, "small", entry, &o, &r);
+	vt_check_unit(u, "small", entry, &o, &r);
 	ck_assert_msg(r.st.c.mxu_flops == c.flops, "%s: %llu MXU flops, the "
 	    "kept blocks make %llu", entry,
 	    (unsigned long long)r.st.c.mxu_flops,
@@ -478,6 +478,7 @@ START_TEST(splash_masks)
 	char *kern = slurp("../../kernels/splash/splash.pk");
 	char *shapes = slurp("../../tests/interp/splash_shapes.pk");
 	char *inc = strstr(shapes, "#include"), *src;
+	VtUnit small, v4;
 	int i;
 
 	/* the text has no file name to include from: kernel, then exports */
@@ -488,21 +489,28 @@ START_TEST(splash_masks)
 	free(kern);
 	free(shapes);
 
+	/* one compile per preset for every export: a compile of this
+	   program takes seconds, minutes under the sanitizers */
+	ck_assert_msg(vt_compile(&small, src, "small") == 0, "%s", small.text);
+	ck_assert_msg(vt_compile(&v4, src, "v4") == 0, "%s", v4.text);
 	for (i = 0; e[i]; i++) {
-		char dq[64], dkv[64];
-		snprintf(dq, sizeof dq, "%s_dq", e[i]);
-		snprintf(dkv, sizeof dkv, "%s_dkv", e[i]);
+		char name[3][64];
+		int j;
+		snprintf(name[0], sizeof name[0], "%s", e[i]);
+		snprintf(name[1], sizeof name[1], "%s_dq", e[i]);
+		snprintf(name[2], sizeof name[2], "%s_dkv", e[i]);
 		/* bf16: p rounds to bf16 before its dot, and the EUP's exp
 		   differs from the host's by ulps, so a p may round the
 		   other way */
 		o.tol = strstr(e[i], "bf16") ? 2e-3 : 1e-5;
-		splash_cost_check(src, e[i], o.tol);
-		vt_check(src, "v4", e[i], &o, NULL);
-		splash_cost_check(src, dq, o.tol);
-		vt_check(src, "v4", dq, &o, NULL);
-		splash_cost_check(src, dkv, o.tol);
-		vt_check(src, "v4", dkv, &o, NULL);
+		for (j = 0; j < 3; j++) {
+			splash_cost_check(&small, name[j], o.tol);
+			vt_check_unit(&v4, "v4", name[j], &o, NULL);
+		}
 	}
+	vt_roundtrip(&small);
+	vt_free(&small);
+	vt_free(&v4);
 	free(src);
 }
 END_TEST
@@ -603,8 +611,8 @@ suite(void)
 	tcase_add_test(t, splash_tables_of_another_mask_trap);
 
 	suite_add_tcase(s, t);
-	/* sixteen compiles of a program of every mask's export: minutes
-	   under the sanitizers */
+	/* two compiles of a program of every mask's export and ninety
+	   runs: minutes under the sanitizers */
 	m = tcase_create("splash_masks");
 	tcase_set_timeout(m, 3600);
 	tcase_add_test(m, splash_masks);

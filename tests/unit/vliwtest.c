@@ -154,12 +154,16 @@ compare(const InterpBuf *a, const InterpBuf *b, double tol, const char *what)
 	return worst;
 }
 
+/*
+ * vt_check on a compiled unit: entry on the simulator (preset: u's) and
+ * in interpret mode, compared; no -S round trip (the caller's, once per
+ * unit).
+ */
 void
-vt_check(const char *src, const char *preset, const char *entry,
+vt_check_unit(VtUnit *u, const char *preset, const char *entry,
     const VtOpts *o, VtResult *res)
 {
 	static const VtOpts none;
-	VtUnit u;
 	const CKernel *k;
 	InterpBuf *ref, *sim;
 	void **bufs;
@@ -169,9 +173,7 @@ vt_check(const char *src, const char *preset, const char *entry,
 
 	o = o ? o : &none;
 	memset(&r, 0, sizeof r);
-	ck_assert_msg(vt_compile(&u, src, preset) == 0, "%s on %s: %s", entry,
-	    preset, u.text);
-	k = vt_kernel(&u, entry);
+	k = vt_kernel(u, entry);
 	ref = xcalloc((size_t)k->nop + 1, sizeof *ref);
 	sim = xcalloc((size_t)k->nop + 1, sizeof *sim);
 	bufs = xcalloc((size_t)k->nop + 1, sizeof *bufs);
@@ -192,9 +194,9 @@ vt_check(const char *src, const char *preset, const char *entry,
 		memcpy(sim[i].data, ref[i].data, bytes);
 		bufs[i] = sim[i].data;
 	}
-	ck_assert_msg(interp_kernel(k, ref, k->nop, NULL, &u.d) == 0,
-	    "%s in interpret mode: %s", entry, (fflush(u.out), u.text));
-	vt_run(&u, entry, bufs, (size_t)k->nop, &r.st);
+	ck_assert_msg(interp_kernel(k, ref, k->nop, NULL, &u->d) == 0,
+	    "%s in interpret mode: %s", entry, (fflush(u->out), u->text));
+	vt_run(u, entry, bufs, (size_t)k->nop, &r.st);
 	snprintf(what, sizeof what, "%s on %s", entry, preset);
 	for (i = 0; i < k->nop; i++)
 		if (k->op[i].role == ROLE_OUT) {
@@ -211,8 +213,7 @@ vt_check(const char *src, const char *preset, const char *entry,
 	    (unsigned long long)r.st.smem_high_water,
 	    (unsigned long long)r.st.vmem_declared,
 	    (unsigned long long)r.st.smem_declared);
-	vt_roundtrip(&u);
-	r.nbundle = u.prog->nbundle;
+	r.nbundle = u->prog->nbundle;
 	printf("%s: %llu cycles, %u bundles, max error %.3g\n", what,
 	    (unsigned long long)r.st.c.cycles, r.nbundle, r.max_err);
 	if (res)
@@ -224,6 +225,18 @@ vt_check(const char *src, const char *preset, const char *entry,
 	free(ref);
 	free(sim);
 	free(bufs);
+}
+
+void
+vt_check(const char *src, const char *preset, const char *entry,
+    const VtOpts *o, VtResult *res)
+{
+	VtUnit u;
+
+	ck_assert_msg(vt_compile(&u, src, preset) == 0, "%s on %s: %s", entry,
+	    preset, u.text);
+	vt_check_unit(&u, preset, entry, o, res);
+	vt_roundtrip(&u);
 	vt_free(&u);
 }
 

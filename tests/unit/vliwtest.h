@@ -79,6 +79,10 @@ typedef struct VtResult {
  */
 void vt_check(const char *src, const char *preset, const char *entry,
     const VtOpts *o, VtResult *res);
+/* The same for entry of a unit compiled for preset (by vt_compile),
+   without the -S round trip: to check several exports of one compile. */
+void vt_check_unit(VtUnit *u, const char *preset, const char *entry,
+    const VtOpts *o, VtResult *res);
 
 /* Runs every test of s: EXIT_SUCCESS, or EXIT_FAILURE if one failed. */
 int vt_run_suite(Suite *s);
