@@ -1112,7 +1112,8 @@ suite(void)
 	TCase *t = tcase_create("kernels");
 	TCase *c = tcase_create("checks");
 
-	tcase_set_timeout(t, 120);
+	/* the Splash cases run S 1024 problems: slow under the sanitizers */
+	tcase_set_timeout(t, 900);
 	tcase_add_test(t, matmul_bf16_inputs);
 	tcase_add_test(t, matmul_bf16_output);
 	tcase_add_test(t, matmul_f32_inputs);
