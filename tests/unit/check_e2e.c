@@ -271,7 +271,8 @@ causal_tables(const CKernel *k, InterpBuf *b, void *arg)
 		if (strcmp(name, "mask_desc") == 0)
 			continue;
 		*(strncmp(name, "block_mask", 10) == 0 ? &bm : &dn) = i;
-		t = strchr(name, '_') != strrchr(name, '_');
+		t = strcmp(name, "block_mask_t") == 0 ||
+		    strcmp(name, "data_next_t") == 0;
 	}
 	ck_assert(bm >= 0 && dn >= 0);
 	if (t)
