@@ -110,11 +110,11 @@ vt_roundtrip(const VtUnit *u)
 		int imm = y->op == OP_TRAP ? strcmp(mach_program_strat(q,
 		    (uint32_t)x->imm), mach_program_strat(u->prog,
 		    (uint32_t)y->imm)) == 0 : x->imm == y->imm;
-		ck_assert_msg(x->op == y->op && x->guard == y->guard &&
+		if (!(x->op == y->op && x->guard == y->guard &&
 		    x->gneg == y->gneg && x->d == y->d && x->a == y->a &&
-		    x->b == y->b && x->c == y->c && x->x == y->x && imm,
-		    "ins %u (%s) differs after -S", i,
-		    mach_opinfo[y->op].name);
+		    x->b == y->b && x->c == y->c && x->x == y->x && imm))
+			ck_abort_msg("ins %u (%s) differs after -S", i,
+			    mach_opinfo[y->op].name);
 	}
 	ck_assert_int_eq(q->nentry, u->prog->nentry);
 	ck_assert_int_eq(q->nopnd, u->prog->nopnd);
@@ -145,9 +145,12 @@ compare(const InterpBuf *a, const InterpBuf *b, double tol, const char *what)
 	for (i = 0; i < n; i++) {
 		double x = interp_buf_get(a, i), y = interp_buf_get(b, i);
 		double e = fabs(x - y) / (1 + fabs(y));
-		ck_assert_msg(!isnan(x) && (x == y || e <= tol), "%s: %s[%lld] "
-		    "= %.9g on the simulator, %.9g in interpret mode", what,
-		    b->name, (long long)i, x, y);
+		/* an assertion only on failure: each passing one is a
+		   message to Check's parent, millions on a Splash run */
+		if (isnan(x) || (x != y && e > tol))
+			ck_abort_msg("%s: %s[%lld] = %.9g on the simulator, "
+			    "%.9g in interpret mode", what, b->name,
+			    (long long)i, x, y);
 		if (e > worst)
 			worst = e;
 	}
