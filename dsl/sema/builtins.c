@@ -6,6 +6,7 @@
  * Gives:    builtin_call(), dot_build() (for types.c).
  * Tests:    tests/diag/sema-call-*.pk, sema-dot-*.pk
  */
+#include <math.h>
 #include <string.h>
 
 #include "dsl/sema/sema.h"
@@ -151,6 +152,25 @@ dims_arg(Sema *S, const Ast *e, Shape *sh)
 	return 0;
 }
 
+/* exp, log, sqrt, rsqrt or tanh of an f32 constant (rsqrt(DQK as f32)):
+   a constant, rounded to f32, the same in both modes. */
+static CExpr *
+fold_math1(Sema *S, CxOp op, const CExpr *x, Loc loc)
+{
+	CExpr *n = cx_new(S, CX_CONST, DT_F32, &x->shape, loc, 0);
+	double v = x->u.cst.f;
+
+	switch (op) {
+	case CX_EXP: v = exp(v); break;
+	case CX_LOG: v = log(v); break;
+	case CX_SQRT: v = sqrt(v); break;
+	case CX_RSQRT: v = 1 / sqrt(v); break;
+	default: v = tanh(v); break;
+	}
+	n->u.cst.f = (float)v;
+	return n;
+}
+
 static CExpr *
 math1(Sema *S, const Ast *e, CxOp op)
 {
@@ -172,6 +192,8 @@ math1(Sema *S, const Ast *e, CxOp op)
 			se_note(S, e->loc, "convert with 'as f32' first");
 		return NULL;
 	}
+	if (x->op == CX_CONST && x->dtype == DT_F32 && op != CX_ABS)
+		return fold_math1(S, op, x, e->loc);
 	n = cx_new(S, op, x->dtype, &x->shape, e->loc, 1);
 	n->arg[0] = x;
 	return n;

@@ -444,6 +444,10 @@ cond(Sema *S, const Ast *e)
 	n = elementwise2(S, &fake, CX_SELECT, "?:", a, b);
 	if (!n)
 		return NULL;
+	/* a condition the size parameters decide picks its side at no
+	   cost (CAP > 0 ? capped : s): the other is checked, not computed */
+	if (const_truth(c) >= 0)
+		return const_truth(c) ? n->arg[0] : n->arg[1];
 	n->n = 3;
 	n->arg = arena_alloc(S->a, sizeof *n->arg * 3);
 	n->arg[0] = c;
@@ -469,6 +473,14 @@ cast_to(Sema *S, CExpr *x, DType t, Loc loc)
 	x->weak = 0;
 	if (x->dtype == t)
 		return x;
+	/* an integer constant (a size parameter) as f32 is a constant,
+	   exact to 2^24 */
+	if (x->op == CX_CONST && t == DT_F32 && dtype_is_int(x->dtype) &&
+	    x->u.cst.i >= -(1 << 24) && x->u.cst.i <= 1 << 24) {
+		n = cx_new(S, CX_CONST, t, &x->shape, loc, 0);
+		n->u.cst.f = (double)x->u.cst.i;
+		return n;
+	}
 	n = cx_new(S, CX_CAST, t, &x->shape, loc, 1);
 	n->arg[0] = x;
 	return n;

@@ -376,6 +376,34 @@ START_TEST(dtype_params)
 }
 END_TEST
 
+/* What the parameters decide folds: '?:' on a constant condition is the
+   chosen side alone, an integer parameter as f32 and rsqrt of it are
+   constants (rsqrt(4 as f32) = 0.5). */
+START_TEST(param_folds)
+{
+	static const char s[] =
+	"kernel k<C, R>(x: f32[16, 128], out z: f32[16, 128])\n"
+	"grid (i: 1)\n"
+	"blocks { x: [16, 128] at (0, 0); z: [16, 128] at (0, 0); }\n"
+	"{ z[...] = C > 0 ? x[...] * rsqrt(R as f32) : x[...] + 1.0; }\n"
+	"export k<0, 4> as k_plain;\n"
+	"export k<1, 4> as k_scaled;\n";
+	const CExpr *v, *c;
+
+	ck_assert_int_eq(check_src(s, "v4"), 0);
+	ck_assert_int_eq(fx.cm->nexport, 2);
+	v = fx.cm->exp[0].kernel->body.v[0]->u.store.value;
+	ck_assert_int_eq(v->op, CX_ADD);
+	v = fx.cm->exp[1].kernel->body.v[0]->u.store.value;
+	ck_assert_int_eq(v->op, CX_MUL);
+	c = v->arg[1];
+	ck_assert_int_eq(c->op, CX_CONST);
+	ck_assert_int_eq(c->dtype, DT_F32);
+	ck_assert(c->u.cst.f == 0.5);
+	done();
+}
+END_TEST
+
 int
 main(void)
 {
@@ -394,6 +422,7 @@ main(void)
 	tcase_add_test(tc, hbm_budget_boundary);
 	tcase_add_test(tc, budgets_per_export);
 	tcase_add_test(tc, dtype_params);
+	tcase_add_test(tc, param_folds);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
