@@ -25,9 +25,9 @@ row(const SplashDims *n, int h, int r, const float *qr, const float *kg,
 		}
 		for (d = 0; d < n->Dqk; d++)
 			acc += (double)qr[d] * kg[(size_t)c * n->Dqk + d];
-		s[c] = acc;
-		if (acc > m)
-			m = acc;
+		s[c] = splash_logit(n, acc);
+		if (s[c] > m)
+			m = s[c];
 		any = 1;
 	}
 	for (d = 0; d < n->Dv; d++)
@@ -56,7 +56,28 @@ int
 splash_dims_ok(const SplashDims *n)
 {
 	return n->H > 0 && n->KVH > 0 && n->Sq > 0 && n->Skv > 0 &&
-	    n->Dqk > 0 && n->Dv > 0 && n->H % n->KVH == 0;
+	    n->Dqk > 0 && n->Dv > 0 && n->H % n->KVH == 0 &&
+	    n->scale >= 0 && n->cap >= 0;
+}
+
+double
+splash_logit(const SplashDims *n, double raw)
+{
+	double s = n->scale > 0 ? raw * n->scale : raw;
+
+	return n->cap > 0 ? n->cap * tanh(s / n->cap) : s;
+}
+
+/* d/draw of cap tanh(scale raw / cap) = scale (1 - tanh^2) */
+double
+splash_logit_grad(const SplashDims *n, double raw)
+{
+	double g = n->scale > 0 ? n->scale : 1, t;
+
+	if (n->cap <= 0)
+		return g;
+	t = tanh((n->scale > 0 ? raw * n->scale : raw) / n->cap);
+	return g * (1 - t * t);
 }
 
 int

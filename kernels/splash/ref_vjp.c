@@ -12,10 +12,11 @@
 #include "kernels/splash/splash_host.h"
 
 typedef struct {
+	const SplashDims *n;
 	int S, Dqk, Dv;			/* S: the KV length */
 	const float *qr, *dor;		/* the row's q and do */
 	const float *kg, *vg;		/* its KV head's k and v */
-	double *p, *dqr, *dkg, *dvg;
+	double *p, *g, *dqr, *dkg, *dvg;	/* g: d logit / d raw */
 } Row;
 
 /* p[c] = softmax of the row's kept scores, 0 where masked; 0 if none is
@@ -33,6 +34,8 @@ probs(Row *R, int h, int r, SplashMaskFn *fn, void *ctx)
 			continue;
 		for (d = 0; d < R->Dqk; d++)
 			s += (double)R->qr[d] * R->kg[(size_t)c * R->Dqk + d];
+		R->g[c] = splash_logit_grad(R->n, s);
+		s = splash_logit(R->n, s);
 		R->p[c] = s;
 		m = fmax(m, s);
 		any = 1;
@@ -48,7 +51,8 @@ probs(Row *R, int h, int r, SplashMaskFn *fn, void *ctx)
 
 /*
  * o = sum_c p[c] v[c], so with dp[c] = do . v[c] and di = do . o,
- * ds[c] = p[c] (dp[c] - di) is the gradient of the scores, and
+ * p[c] (dp[c] - di) is the gradient of the logits, ds[c] that times
+ * g[c] the gradient of the dot q . k[c], and
  * dq += ds[c] k[c], dk[c] += ds[c] q, dv[c] += p[c] do.
  */
 static void
@@ -71,7 +75,7 @@ row_vjp(Row *R)
 			continue;
 		for (d = 0; d < Dv; d++)
 			dp += (double)R->dor[d] * vc[d];
-		ds = R->p[c] * (dp - di);
+		ds = R->p[c] * (dp - di) * R->g[c];
 		for (d = 0; d < Dqk; d++) {
 			R->dqr[d] += ds * kc[d];
 			R->dkg[(size_t)c * Dqk + d] += ds * R->qr[d];
@@ -91,8 +95,14 @@ splash_reference_vjp(const SplashDims *n, const float *q, const float *k,
 
 	if (!splash_dims_ok(n) || !fn)
 		return -1;
-	if (!(R.p = malloc((size_t)n->Skv * sizeof(*R.p))))
+	R.p = malloc((size_t)n->Skv * sizeof(*R.p));
+	R.g = malloc((size_t)n->Skv * sizeof(*R.g));
+	if (!R.p || !R.g) {
+		free(R.p);
+		free(R.g);
 		return -1;
+	}
+	R.n = n;
 	R.S = n->Skv;
 	R.Dqk = n->Dqk;
 	R.Dv = n->Dv;
@@ -115,5 +125,6 @@ splash_reference_vjp(const SplashDims *n, const float *q, const float *k,
 		}
 	}
 	free(R.p);
+	free(R.g);
 	return 0;
 }

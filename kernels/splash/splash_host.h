@@ -64,25 +64,36 @@ int splash_causal_tables(int H, int S, int BQ, int BKV,
 long splash_kv_fetches(int H, int KVH, int nq, int nk,
     const int32_t *data_next);
 
-/* The sizes of an attention: query heads H over KVH KV heads, query and
-   KV lengths, the head dims of q and k (Dqk) and of v and o (Dv). */
+/*
+ * The sizes of an attention: query heads H over KVH KV heads, query and
+ * KV lengths, the head dims of q and k (Dqk) and of v and o (Dv); and
+ * what is done to each logit q . k before the mask, as splash.pk's
+ * SCALE and CAP: multiplied by scale (0: left as it is), then
+ * soft-capped to cap * tanh(s / cap) (cap 0: not capped).
+ */
 typedef struct SplashDims {
 	int H, KVH, Sq, Skv, Dqk, Dv;
+	double scale, cap;
 } SplashDims;
 
-/* Every size positive and KVH dividing H. */
+/* Every size positive, KVH dividing H, scale and cap not negative. */
 int splash_dims_ok(const SplashDims *n);
+
+/* The logit the softmax sees for the dot q . k = raw, and its
+   derivative with respect to raw. */
+double splash_logit(const SplashDims *n, double raw);
+double splash_logit_grad(const SplashDims *n, double raw);
 
 /*
  * ref.c: naive attention in double precision, for GQA with query head h
  * reading KV head h / (H / KVH):
  *
- *   o[h]   = softmax(q[h] k[g]^T, masked by fn) v[g]
- *   lse[h] = log(sum(exp(q[h] k[g]^T))) over the kept keys
+ *   o[h]   = softmax(s, masked by fn) v[g]
+ *   lse[h] = log(sum(exp(s))) over the kept keys
  *
- * q is [H][Sq][Dqk], k [KVH][Skv][Dqk], v [KVH][Skv][Dv], o [H][Sq][Dv],
- * lse [H][Sq] (lse may be NULL).  q is used as given (pre-scaled by the
- * caller).  A row that keeps no key gets o = 0 and lse = -inf.  Returns
+ * with s = splash_logit(n, q[h] k[g]^T).  q is [H][Sq][Dqk], k
+ * [KVH][Skv][Dqk], v [KVH][Skv][Dv], o [H][Sq][Dv], lse [H][Sq] (lse may
+ * be NULL).  A row that keeps no key gets o = 0 and lse = -inf.  Returns
  * 0, or -1 if the sizes are not splash_dims_ok.
  */
 int splash_reference(const SplashDims *n, const float *q, const float *k,

@@ -120,7 +120,7 @@ check_splash(const char *dir, double tol)
 {
 	InterpBuf q, k, v, o, lse;
 	int64_t H, KVH, S, D;
-	SplashDims n;
+	SplashDims n = {0};
 	double *ro, *rl;
 	int rc;
 

@@ -223,7 +223,7 @@ bwd_inputs(const CKernel *k, InterpBuf *b)
 	int64_t nq = (int64_t)n.H * n.Sq, i, d;
 	int io = operand(k, "o"), il = operand(k, "lse");
 	int idi = operand(k, "di"), ido = operand(k, "dout");
-	float *q = splash_prescale(&b[operand(k, "q")], n.Dqk);
+	float *q = splash_prescale(&b[operand(k, "q")], &n);
 	float *kf = splash_floats(&b[operand(k, "k")]);
 	float *vf = splash_floats(&b[operand(k, "v")]);
 	double *o = xmalloc((size_t)(nq * n.Dv) * sizeof(double));
@@ -471,6 +471,24 @@ START_TEST(splash_tables_of_another_mask_trap)
 }
 END_TEST
 
+/* The Splash kernels followed by the exports of file (which includes
+   them): the text has no file name to include from.  To free. */
+static char *
+splash_with(const char *file)
+{
+	char *kern = slurp("../../kernels/splash/splash.pk");
+	char *exports = slurp(file);
+	char *inc = strstr(exports, "#include"), *src;
+
+	ck_assert_ptr_nonnull(inc);
+	memcpy(inc, "//", 2);
+	src = xmalloc(strlen(kern) + strlen(exports) + 2);
+	sprintf(src, "%s\n%s", kern, exports);
+	free(kern);
+	free(exports);
+	return src;
+}
+
 /* Each mask kind the kernel applies, Sq != Skv and Dqk != Dv
    (tests/interp/splash_shapes.pk), forward and backward, compiled for
    small and v4, against interpret mode; on small, the blocks that run
@@ -482,21 +500,12 @@ START_TEST(splash_masks)
 		"splash_local_inf_10", "splash_chunked_64",
 		"splash_chunked_50", "splash_rect_causal", "splash_rect_local",
 		"splash_d64_32", "splash_d96_64", "splash_bf16_causal",
-		"splash_bf16_local", "splash_bf16_rect", NULL };
+		"splash_bf16_local", "splash_bf16_rect", "splash_cap_scale",
+		"splash_bf16_cap", NULL };
 	VtOpts o = { .tol = 1e-5, .seed = 5, .tables = causal_tables };
-	char *kern = slurp("../../kernels/splash/splash.pk");
-	char *shapes = slurp("../../tests/interp/splash_shapes.pk");
-	char *inc = strstr(shapes, "#include"), *src;
+	char *src = splash_with("../../tests/interp/splash_shapes.pk");
 	VtUnit small, v4;
 	int i;
-
-	/* the text has no file name to include from: kernel, then exports */
-	ck_assert_ptr_nonnull(inc);
-	memcpy(inc, "//", 2);
-	src = xmalloc(strlen(kern) + strlen(shapes) + 2);
-	sprintf(src, "%s\n%s", kern, shapes);
-	free(kern);
-	free(shapes);
 
 	/* one compile per preset for every export: a compile of this
 	   program takes seconds, minutes under the sanitizers */
@@ -520,6 +529,26 @@ START_TEST(splash_masks)
 	vt_roundtrip(&small);
 	vt_free(&small);
 	vt_free(&v4);
+	free(src);
+}
+END_TEST
+
+/* Blocks of 2048 rows or keys (tests/interp/splash_blocks.pk), compiled
+   for v6e, whose VMEM holds them, against interpret mode. */
+START_TEST(splash_blocks_2048)
+{
+	static const char *const e[] = { "splash_blk2k_256",
+		"splash_blk2k_2048_256", "splash_blk2k_256_2048",
+		"splash_blk2k_2048" };
+	VtOpts o = { .tol = 1e-5, .seed = 5, .tables = causal_tables };
+	char *src = splash_with("../../tests/interp/splash_blocks.pk");
+	VtUnit v6e;
+	size_t i;
+
+	ck_assert_msg(vt_compile(&v6e, src, "v6e") == 0, "%s", v6e.text);
+	for (i = 0; i < sizeof e / sizeof *e; i++)
+		vt_check_unit(&v6e, "v6e", e[i], &o, NULL);
+	vt_free(&v6e);
 	free(src);
 }
 END_TEST
@@ -625,6 +654,7 @@ suite(void)
 	tcase_set_timeout(m, 3600);
 	tcase_add_test(m, splash);
 	tcase_add_test(m, splash_masks);
+	tcase_add_test(m, splash_blocks_2048);
 	suite_add_tcase(s, m);
 	return s;
 }

@@ -39,10 +39,11 @@ pp_source(void *pp, Token *t)
 	return pp_next(pp, t);
 }
 
-/* Parses and checks top_srcdir/path against the v4 preset. */
+/* Parses and checks top_srcdir/path against preset (NULL: v4). */
 static void
-load(Fixture *f, const char *path)
+load_for(Fixture *f, const char *path, const char *preset)
 {
+	const MachPreset *mp = mach_preset(preset);
 	const char *top = getenv("top_srcdir");
 	char full[1024];
 	Ast *ast;
@@ -54,12 +55,19 @@ load(Fixture *f, const char *path)
 	f->out = open_memstream(&f->text, &f->len);
 	diag_init(&f->d, &f->sm, f->out);
 	f->pp = pp_new(&f->d, &f->strs, &f->a);
-	sema_predefine(f->pp, mach_preset(NULL));	/* as pallasc does */
+	ck_assert_ptr_nonnull(mp);
+	sema_predefine(f->pp, mp);	/* as pallasc does */
 	ck_assert_int_eq(pp_push_file(f->pp, full), 0);
 	ast = parse_module(pp_source, f->pp, &f->d, &f->a);
-	f->m = sema_check(ast, mach_preset(NULL), &f->d, &f->a);
+	f->m = sema_check(ast, mp, &f->d, &f->a);
 	fflush(f->out);
 	ck_assert_msg(f->d.nerror == 0, "%s: %s", path, f->text);
+}
+
+static void
+load(Fixture *f, const char *path)
+{
+	load_for(f, path, NULL);
 }
 
 static const char *
@@ -326,7 +334,7 @@ splash_run(const char *file, const char *name, int empty, double *err_o,
 	ctx = empty ? (void *)&bq : export_mask_ctx(k);
 	b = operands(k, 10);
 	nq = (int64_t)n.H * n.Sq;
-	q = splash_prescale(&b[3], n.Dqk);
+	q = splash_prescale(&b[3], &n);
 	kf = splash_floats(&b[4]);
 	vf = splash_floats(&b[5]);
 	ck_assert_int_eq(splash_mask_tables(n.H, n.Sq, n.Skv, (int)BQ,
@@ -392,6 +400,9 @@ static const struct { const char *file, *name; } splash_shapes[] = {
 	{ "tests/interp/splash_shapes.pk", "splash_bf16_causal" },
 	{ "tests/interp/splash_shapes.pk", "splash_bf16_local" },
 	{ "tests/interp/splash_shapes.pk", "splash_bf16_rect" },
+	/* logits scaled and soft-capped in the kernel */
+	{ "tests/interp/splash_shapes.pk", "splash_cap_scale" },
+	{ "tests/interp/splash_shapes.pk", "splash_bf16_cap" },
 };
 
 /* Splash's own tolerances: f32 1e-5; bf16 inputs 3e-3 on outputs and
@@ -471,7 +482,8 @@ END_TEST
 /* o and lse of one export of tests/interp/splash_blocks.pk (inputs from
    seed 10, the same for every export of the file), to free. */
 static void
-splash_block_run(Fixture *f, const char *name, float **o, float **lse)
+splash_block_run(Fixture *f, const char *name, float **o, float **lse,
+    int64_t *len)
 {
 	const CKernel *k = kernel_named(f, name);
 	SplashDims n = export_dims(k);
@@ -479,7 +491,7 @@ splash_block_run(Fixture *f, const char *name, float **o, float **lse)
 	InterpOptions opt = {0};
 	size_t no = (size_t)n.H * n.Sq * n.Dv, nl = (size_t)n.H * n.Sq;
 
-	free(splash_prescale(&b[3], n.Dqk));
+	free(splash_prescale(&b[3], &n));
 	ck_assert_int_eq(splash_mask_tables(n.H, n.Sq, n.Skv,
 	    (int)sema_param(k, "BQ"), (int)sema_param(k, "BKV"), export_mask,
 	    export_mask_ctx(k), b[1].data, b[0].data), 0);
@@ -490,6 +502,7 @@ splash_block_run(Fixture *f, const char *name, float **o, float **lse)
 	*lse = xmalloc(nl * sizeof(float));
 	memcpy(*o, b[6].data, no * sizeof(float));
 	memcpy(*lse, b[7].data, nl * sizeof(float));
+	*len = (int64_t)nl;
 	free_operands(k, b);
 }
 
@@ -510,38 +523,48 @@ rel_diff(const float *x, const float *y, size_t n)
 	return m > 0 ? e / m : e;
 }
 
-/* Block sizes from 128 to 1024, equal or not, agree within 1e-5 (f32). */
+/*
+ * Block sizes from 128 to 1024, equal or not, agree within 1e-5 (f32);
+ * and up to 2048 on S 2048, on v6e, whose VMEM holds them (v4's does
+ * not: the checks refuse those exports there).
+ */
+static const struct {
+	const char *preset, *name[6];
+} splash_block_sets[] = {
+	{ NULL, { "splash_blk_128", "splash_blk_256", "splash_blk_512",
+	    "splash_blk_256_1024", "splash_blk_128_512",
+	    "splash_blk_512_128" } },
+	{ NULL, { "splash_blkl_128", "splash_blkl_512_256",
+	    "splash_blkl_128_1024" } },
+	{ "v6e", { "splash_blk2k_256", "splash_blk2k_2048_256",
+	    "splash_blk2k_256_2048", "splash_blk2k_2048" } },
+};
+
 START_TEST(splash_block_sizes_agree)
 {
-	static const char *const set[2][6] = {
-		{ "splash_blk_128", "splash_blk_256", "splash_blk_512",
-		    "splash_blk_256_1024", "splash_blk_128_512",
-		    "splash_blk_512_128" },
-		{ "splash_blkl_128", "splash_blkl_512_256",
-		    "splash_blkl_128_1024", NULL, NULL, NULL },
-	};
+	const char *const *set = splash_block_sets[_i].name;
 	Fixture f;
 	float *o0, *l0, *o, *l;
-	int a, i;
+	int64_t nl;
+	int i;
 
-	load(&f, "tests/interp/splash_blocks.pk");
-	for (a = 0; a < 2; a++) {
-		splash_block_run(&f, set[a][0], &o0, &l0);
-		for (i = 1; i < 6 && set[a][i]; i++) {
-			double eo, el;
-			splash_block_run(&f, set[a][i], &o, &l);
-			eo = rel_diff(o, o0, 1024 * 32);
-			el = rel_diff(l, l0, 1024);
-			printf("splash %s against %s: o %.3g, lse %.3g\n",
-			    set[a][i], set[a][0], eo, el);
-			ck_assert_double_le(eo, 1e-5);
-			ck_assert_double_le(el, 1e-5);
-			free(o);
-			free(l);
-		}
-		free(o0);
-		free(l0);
+	load_for(&f, "tests/interp/splash_blocks.pk",
+	    splash_block_sets[_i].preset);
+	splash_block_run(&f, set[0], &o0, &l0, &nl);
+	for (i = 1; i < 6 && set[i]; i++) {
+		double eo, el;
+		splash_block_run(&f, set[i], &o, &l, &nl);
+		eo = rel_diff(o, o0, (size_t)nl * 32);
+		el = rel_diff(l, l0, (size_t)nl);
+		printf("splash %s against %s: o %.3g, lse %.3g\n", set[i],
+		    set[0], eo, el);
+		ck_assert_double_le(eo, 1e-5);
+		ck_assert_double_le(el, 1e-5);
+		free(o);
+		free(l);
 	}
+	free(o0);
+	free(l0);
 	unload(&f);
 }
 END_TEST
@@ -613,7 +636,7 @@ splash_bwd_run(const char *file, const char *const name[3], int empty,
 
 	/* forward: o, lse */
 	bf = operands(kf, 20);
-	q = splash_prescale(&bf[3], n.Dqk);
+	q = splash_prescale(&bf[3], &n);
 	ck_assert_int_eq(splash_mask_tables(n.H, n.Sq, n.Skv, (int)BQ,
 	    (int)BKV, t.fn, t.ctx, bf[1].data, bf[0].data), 0);
 	export_desc(kf, bf, 0);
@@ -689,6 +712,8 @@ static const struct { const char *file, *name[3]; } splash_bwd_shapes[] = {
 	BWD("splash_bf16_causal"),
 	BWD("splash_bf16_local"),
 	BWD("splash_bf16_rect"),
+	BWD("splash_cap_scale"),
+	BWD("splash_bf16_cap"),
 #undef BWD
 };
 
@@ -722,10 +747,14 @@ END_TEST
  * splash_reference's loss sum(o * dout), on values and a step that
  * floats hold exactly (multiples of 2^-8, step 2^-12): 2 heads over one
  * KV head, 6 queries over 8 keys, Dqk 4, Dv 3, a causal mask offset by 2
- * that leaves row 0 of head 1 empty.
+ * that leaves row 0 of head 1 empty; plain logits, then scaled by 1.75
+ * and soft-capped at 0.5 (which bends them: |q . k| reaches 1).
  */
 enum { VH = 2, VSQ = 6, VSKV = 8, VDQK = 4, VDV = 3 };
-static const SplashDims vjp_dims = { VH, 1, VSQ, VSKV, VDQK, VDV };
+static const SplashDims vjp_cases[] = {
+	{ VH, 1, VSQ, VSKV, VDQK, VDV, 0, 0 },
+	{ VH, 1, VSQ, VSKV, VDQK, VDV, 1.75, 0.5 },
+};
 
 static int
 vjp_mask(void *ctx, int h, int q, int k)
@@ -735,13 +764,14 @@ vjp_mask(void *ctx, int h, int q, int k)
 }
 
 static double
-vjp_loss(const float *q, const float *k, const float *v, const float *dout)
+vjp_loss(const SplashDims *n, const float *q, const float *k,
+    const float *v, const float *dout)
 {
 	double o[VH * VSQ * VDV], l = 0;
 	int i;
 
-	ck_assert_int_eq(splash_reference(&vjp_dims, q, k, v, vjp_mask, NULL,
-	    o, NULL), 0);
+	ck_assert_int_eq(splash_reference(n, q, k, v, vjp_mask, NULL, o,
+	    NULL), 0);
 	for (i = 0; i < VH * VSQ * VDV; i++)
 		l += o[i] * dout[i];
 	return l;
@@ -765,6 +795,7 @@ START_TEST(splash_vjp_finite_differences)
 	float q[NQ], k[NK], v[NV], dout[VH * VSQ * VDV], *x[3] = { q, k, v };
 	double dq[NQ], dk[NK], dv[NV], *g[3] = { dq, dk, dv };
 	const int len[3] = { NQ, NK, NV };
+	const SplashDims *n = &vjp_cases[_i];
 	const float eps = 1.0f / 4096;
 	uint64_t s = 12345;
 	int a, i;
@@ -773,16 +804,16 @@ START_TEST(splash_vjp_finite_differences)
 	vjp_fill(k, NK, &s);
 	vjp_fill(v, NV, &s);
 	vjp_fill(dout, VH * VSQ * VDV, &s);
-	ck_assert_int_eq(splash_reference_vjp(&vjp_dims, q, k, v, dout,
-	    vjp_mask, NULL, dq, dk, dv), 0);
+	ck_assert_int_eq(splash_reference_vjp(n, q, k, v, dout, vjp_mask,
+	    NULL, dq, dk, dv), 0);
 	for (a = 0; a < 3; a++)
 		for (i = 0; i < len[a]; i++) {
 			float x0 = x[a][i];
 			double up, dn;
 			x[a][i] = x0 + eps;
-			up = vjp_loss(q, k, v, dout);
+			up = vjp_loss(n, q, k, v, dout);
 			x[a][i] = x0 - eps;
-			dn = vjp_loss(q, k, v, dout);
+			dn = vjp_loss(n, q, k, v, dout);
 			x[a][i] = x0;
 			ck_assert_msg(fabs((up - dn) / (2 * eps) - g[a][i]) < 1e-5,
 			    "operand %d [%d]: finite difference %g, vjp %g", a,
@@ -1123,8 +1154,8 @@ suite(void)
 	    (int)countof(splash_shapes));
 	tcase_add_test(t, splash_skipped_steps_fetch_nothing);
 	tcase_add_test(t, splash_tables_of_another_mask_are_refused);
-	tcase_add_test(t, splash_block_sizes_agree);
-	tcase_add_test(t, splash_vjp_finite_differences);
+	tcase_add_loop_test(t, splash_block_sizes_agree, 0, 3);
+	tcase_add_loop_test(t, splash_vjp_finite_differences, 0, 2);
 	tcase_add_test(t, splash_bwd_empty_rows);
 	tcase_add_loop_test(t, splash_bwd_vs_reference, 0,
 	    (int)countof(splash_bwd_shapes));

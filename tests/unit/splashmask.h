@@ -45,6 +45,10 @@ export_dims(const CKernel *k)
 	n.Skv = (int)sema_param(k, "SKV");
 	n.Dqk = (int)sema_param(k, "DQK");
 	n.Dv = (int)sema_param(k, "DV");
+	/* splash.pk's SCALE and CAP (0 or absent: none) */
+	n.scale = sema_param(k, "SCALE") > 0 ?
+	    1 / sqrt((double)sema_param(k, "SCALE")) : 0;
+	n.cap = sema_param(k, "CAP") > 0 ? (double)sema_param(k, "CAP") : 0;
 	return n;
 }
 
@@ -117,15 +121,16 @@ splash_floats(const InterpBuf *b)
 	return x;
 }
 
-/* q scaled by 1/sqrt(d), as the caller of a Splash kernel does (rounded
-   to q's dtype); its values as floats, to free. */
+/* q scaled by 1/sqrt(Dqk), as the caller of a Splash kernel does
+   (rounded to q's dtype), unless the kernel scales its logits itself;
+   its values as floats, to free. */
 static inline float *
-splash_prescale(InterpBuf *q, int d)
+splash_prescale(InterpBuf *q, const SplashDims *n)
 {
-	int64_t i, n = shape_numel(&q->shape);
+	int64_t i, len = shape_numel(&q->shape);
 
-	for (i = 0; i < n; i++)
-		interp_buf_set(q, i, interp_buf_get(q, i) / sqrt((double)d));
+	for (i = 0; i < len && n->scale == 0; i++)
+		interp_buf_set(q, i, interp_buf_get(q, i) / sqrt((double)n->Dqk));
 	return splash_floats(q);
 }
 
