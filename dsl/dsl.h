@@ -156,6 +156,7 @@ struct Ast {
 			int out;		/* declared 'out' */
 			MemSpace mem;
 			Ast *type;		/* AST_TYPE */
+			Ast *when;		/* present only if true, or NULL */
 		} var;
 		struct {
 			AstName dtype;		/* f32, bf16, i32, i8, bool, sem... */
@@ -215,7 +216,7 @@ Ast *ast_def(AstBuild *b, AstKind k, Loc loc, AstName name, AstList tparams,
     AstList params, AstList clauses, Ast *ret, Ast *body);
 Ast *ast_export(AstBuild *b, Loc loc, AstName name, AstList targs, AstName as);
 Ast *ast_var(AstBuild *b, Loc loc, int out, MemSpace mem, AstName name,
-    Ast *type);
+    Ast *type, Ast *when);
 Ast *ast_type(AstBuild *b, Loc loc, AstName dtype, AstList dims);
 Ast *ast_named(AstBuild *b, AstKind k, Loc loc, AstName name, Ast *value);
 Ast *ast_blockspec(AstBuild *b, Loc loc, AstName name, Ast *shape, Ast *map,

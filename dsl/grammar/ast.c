@@ -101,7 +101,7 @@ childheight(const Ast *n)
 	case AST_EXPORT:
 		return hlist(&n->u.export.targs);
 	case AST_OPERAND:
-		return hof(n->u.var.type);
+		return max2(hof(n->u.var.type), hof(n->u.var.when));
 	case AST_TYPE:
 		return hlist(&n->u.type.dims);
 	case AST_AXIS: case AST_PARAM: case AST_KWARG:
@@ -246,7 +246,8 @@ ast_export(AstBuild *b, Loc loc, AstName name, AstList targs, AstName as)
 }
 
 Ast *
-ast_var(AstBuild *b, Loc loc, int out, MemSpace mem, AstName name, Ast *type)
+ast_var(AstBuild *b, Loc loc, int out, MemSpace mem, AstName name, Ast *type,
+    Ast *when)
 {
 	Ast *n = alloc(b, AST_OPERAND, loc);
 
@@ -254,6 +255,7 @@ ast_var(AstBuild *b, Loc loc, int out, MemSpace mem, AstName name, Ast *type)
 	n->u.var.out = out;
 	n->u.var.mem = mem;
 	n->u.var.type = type;
+	n->u.var.when = when;
 	return done(b, n);
 }
 

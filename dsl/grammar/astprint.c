@@ -178,6 +178,7 @@ children(Buf *b, const Ast *n, int d)
 		break;
 	case AST_OPERAND:
 		opt(b, n->u.var.type, d, NULL);
+		opt(b, n->u.var.when, d, "when");
 		break;
 	case AST_TYPE:
 		list(b, &n->u.type.dims, d, NULL);

@@ -183,7 +183,9 @@ params:
 
 param:
 	  out_opt mem_opt IDENT ':' type
-		{ $$ = ast_var(B, @$, $1, $2, NAME($3, @3), $5); }
+		{ $$ = ast_var(B, @$, $1, $2, NAME($3, @3), $5, NULL); }
+	| out_opt mem_opt IDENT ':' type WHEN '(' expr ')'
+		{ $$ = ast_var(B, @$, $1, $2, NAME($3, @3), $5, $8); }
 	;
 
 out_opt:
@@ -311,7 +313,7 @@ vars:
 
 var:
 	  mem_opt IDENT ':' type
-		{ $$ = ast_var(B, @$, 0, $1, NAME($2, @2), $4); }
+		{ $$ = ast_var(B, @$, 0, $1, NAME($2, @2), $4, NULL); }
 	;
 
 aliases:

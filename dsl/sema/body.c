@@ -153,7 +153,9 @@ target_place(Sema *S, const Ast *target, CPlace *p, DType *t)
 	if (rc == 1) {
 		Bind *b = base->kind == AST_IDENT ? scope_find(S, base->u.name)
 		    : NULL;
-		if (b && b->kind == B_SLOT)
+		if (b && b->kind == B_ABSENT)
+			scope_absent_use(S, b, target->loc);
+		else if (b && b->kind == B_SLOT)
 			se_error(S, target->loc, "'%s' is a value; values are "
 			    "immutable (only Refs can be assigned)", b->name);
 		else if (base->kind == AST_IDENT && !b)
@@ -247,17 +249,50 @@ in_func(Sema *S, const Ast *x, const char *what, const char *note)
 	return 1;
 }
 
+/*
+ * A block of a when whose condition the size parameters decide, into
+ * out; if the block is never taken, it is checked as dead code (it may
+ * use operands absent from the instance) and dropped.
+ */
+static void
+dead_nested(Sema *S, const Ast *block, CBlock *out, int dead)
+{
+	CBlock drop;
+
+	if (!dead) {
+		nested(S, block, out);
+		return;
+	}
+	memset(&drop, 0, sizeof drop);
+	S->dead++;
+	nested(S, block, &drop);
+	S->dead--;
+}
+
 static void
 when(Sema *S, const Ast *x, CBlock *out)
 {
 	CExpr *c;
 	CStmt *s;
+	int t;
 
 	if (in_func(S, x, "when", "use where(c, a, b) to choose between "
 	    "values"))
 		return;
 	c = bool_scalar(S, x->u.when.cond, "when", "for an elementwise choice "
 	    "use where(c, a, b)");
+	if (c && (t = expr_truth(c)) >= 0) {
+		/* the size parameters decide: the side taken, in place */
+		CBlock keep;
+		int i;
+		memset(&keep, 0, sizeof keep);
+		dead_nested(S, x->u.when.then, &keep, t == 0);
+		if (x->u.when.els)
+			dead_nested(S, x->u.when.els, &keep, t == 1);
+		for (i = 0; i < keep.n; i++)
+			vec_push(S->a, out, keep.v[i]);
+		return;
+	}
 	s = stmt_new(S, CS_WHEN, x->loc);
 	s->u.when.cond = c;
 	nested(S, x->u.when.then, &s->u.when.then);

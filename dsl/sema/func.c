@@ -64,6 +64,10 @@ func_check(Sema *S, const Ast *def, const SemaArgs *args)
 		if (p->u.var.out || p->u.var.mem != MEM_DEFAULT)
 			se_error(S, p->loc, "a func parameter is an input value: "
 			    "no 'out' and no memory space");
+		if (p->u.var.when)
+			se_error(S, p->u.var.when->loc, "a func parameter "
+			    "cannot be optional; only kernel operands have "
+			    "'when'");
 		param_type(S, p->u.var.type, arena_printf(S->a, "parameter "
 		    "'%s'", q->name), &q->dtype, &q->shape);
 		scope_bind(S, q->name, B_FPARAM, p->u.var.name.loc)->index = i;
@@ -196,9 +200,19 @@ func_call_kernel(Sema *S, const Ast *e)
 	}
 	memset(&args, 0, sizeof args);
 	ps = &def->u.def.params;
-	for (i = 0; i < ps->n; i++)
+	for (i = 0; i < ps->n; i++) {
 		if (ps->v[i]->u.var.out)
 			out = out < 0 ? i : -2;
+		if (ps->v[i]->u.var.when) {
+			se_error(S, e->loc, "a func cannot call kernel '%s': "
+			    "its operand '%s' is optional", e->u.call.name.s,
+			    ps->v[i]->u.var.name.s);
+			se_note(S, ps->v[i]->u.var.when->loc, "calls of "
+			    "kernels with 'when' operands are not supported "
+			    "yet; export the kernel and call it from C");
+			return NULL;
+		}
+	}
 	if (out < 0 || ps->n > 64 || def->u.def.tparams.n > SEMA_MAXPARAM) {
 		se_error(S, e->loc, "a func can call only a kernel with exactly "
 		    "one output");

@@ -48,18 +48,58 @@ type_check(Sema *S, const Ast *t, const char *what, int allow_sem,
 	return bad ? -1 : 0;
 }
 
+/*
+ * Whether operand p is in the instance: its 'when (c)' holds, or it has
+ * none.  c must be a bool that the size parameters decide.
+ */
+static int
+present(Sema *S, const Ast *p)
+{
+	const Ast *w = p->u.var.when;
+	Ctx ctx = S->ctx;
+	CExpr *c;
+	int t;
+
+	if (!w)
+		return 1;
+	S->ctx = CTX_CONST;
+	c = expr_check(S, w);
+	S->ctx = ctx;
+	if (!c)
+		return 1;
+	if (c->dtype != DT_BOOL || c->shape.rank || (t = expr_truth(c)) < 0) {
+		se_error(S, w->loc, "the 'when' of operand '%s' must be a bool "
+		    "that the size parameters decide", p->u.var.name.s);
+		se_note(S, w->loc, "compare size parameters, as in 'when "
+		    "(SINK != 0)'");
+		return 1;
+	}
+	return t;
+}
+
 static void
 operands(Sema *S, CKernel *k, const AstList *params)
 {
-	int i, stage = 0;
+	int j, stage = 0;
 
-	k->nop = params->n;
+	k->nop = 0;
 	k->op = arena_alloc(S->a, sizeof *k->op * (size_t)(params->n + 1));
-	for (i = 0; i < params->n; i++) {
-		const Ast *p = params->v[i];
+	for (j = 0; j < params->n; j++) {
+		const Ast *p = params->v[j];
+		int i = k->nop;
 		COperand *o = &k->op[i];
 		const char *w;
 		int st;
+
+		if (!present(S, p)) {
+			/* not in the C entry point nor the program; its
+			   type is not checked (its sizes may be nonsense
+			   for this instance) */
+			scope_bind(S, p->u.var.name.s, B_ABSENT,
+			    p->u.var.when->loc);
+			continue;
+		}
+		k->nop++;
 
 		o->name = p->u.var.name.s;
 		o->loc = p->loc;
@@ -165,6 +205,8 @@ find_operand(Sema *S, CKernel *k, AstName n, const char *what)
 
 	if (b && b->kind == B_OPERAND)
 		return b->index;
+	if (b && b->kind == B_ABSENT)
+		return -1;	/* its block is unchecked, as its type */
 	if (b)
 		se_error(S, n.loc, "%s '%s' is not an operand", what, n.s);
 	else

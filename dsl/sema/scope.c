@@ -183,6 +183,19 @@ consider(const char *name, const char *cand, const char **best, int *bestd)
 	}
 }
 
+/* b->loc is the operand's 'when' condition. */
+void
+scope_absent_use(Sema *S, const Bind *b, Loc loc)
+{
+	if (S->dead)
+		return;
+	se_error(S, loc, "operand '%s' is not in this instance: its 'when' "
+	    "condition is false", b->name);
+	se_note(S, b->loc, "use '%s' only where that condition holds, as in "
+	    "'when (...) { ... }' or 'c ? a : b' on the same condition",
+	    b->name);
+}
+
 void
 scope_undefined(Sema *S, const char *what, const char *name, Loc loc)
 {

@@ -14,6 +14,7 @@ typedef enum BindKind {
 	B_TYPE,		/* dtype parameter: val is its DType */
 	B_AXIS,		/* grid axis: index */
 	B_OPERAND,	/* kernel operand: index */
+	B_ABSENT,	/* operand whose 'when' is false for the instance */
 	B_SCRATCH,	/* scratch buffer: index */
 	B_SLOT,		/* let or for variable: index (slot) */
 	B_FPARAM,	/* func parameter: index */
@@ -59,6 +60,8 @@ typedef struct Sema {
 	Bind *scope;
 	int depth;
 	Ctx ctx;
+	int dead;		/* > 0: checking code the size parameters
+				   drop (a '?:' or when side never taken) */
 	CKernel *k;		/* the kernel being checked, or NULL */
 	CFunc *f;		/* the func being checked, or NULL */
 	VEC(CSlotInfo) slots;
@@ -134,6 +137,10 @@ CExpr *cx_const_int(Sema *S, int64_t v, DType t, Loc loc);
 CExpr *expr_coerce(Sema *S, CExpr *e, DType t, const Shape *sh, Loc loc,
     const char *what);
 int expr_is_weak(const CExpr *e);
+/* 1 or 0 if e is a bool constant, else -1. */
+int expr_truth(const CExpr *e);
+/* Reports a use of absent operand b, except in dead code. */
+void scope_absent_use(Sema *S, const Bind *b, Loc loc);
 int broadcast_shapes(const Shape *a, const Shape *b, Shape *out);
 /* Resolves index items against a Ref (or value) of 'shape'. */
 int slice_check(Sema *S, const AstList *items, const Shape *shape,

@@ -268,8 +268,8 @@ fold(Sema *S, CxOp op, const CExpr *l, const CExpr *r, Loc loc)
 
 /* 1 or 0 if e is a bool constant (of any shape: a constant is one value
    broadcast), else -1. */
-static int
-const_truth(const CExpr *e)
+int
+expr_truth(const CExpr *e)
 {
 	if (e->op != CX_CONST || e->dtype != DT_BOOL)
 		return -1;
@@ -288,7 +288,7 @@ static CExpr *
 fold_logic(Sema *S, CxOp op, CExpr *l, CExpr *r, const Shape *sh, Loc loc)
 {
 	int64_t a = l->u.cst.i, b = r->u.cst.i, v;
-	int tl = const_truth(l), tr = const_truth(r), decide = op == CX_OR;
+	int tl = expr_truth(l), tr = expr_truth(r), decide = op == CX_OR;
 	CExpr *e;
 
 	if (op >= CX_LT && op <= CX_NE) {
@@ -424,14 +424,29 @@ unary(Sema *S, const Ast *e)
 	return n;
 }
 
+/* Checks e as code that never runs if dead (a side the size parameters
+   drop): it may use operands absent from the instance. */
+static CExpr *
+side_check(Sema *S, const Ast *e, int dead)
+{
+	CExpr *x;
+
+	S->dead += dead;
+	x = expr_check(S, e);
+	S->dead -= dead;
+	return x;
+}
+
 static CExpr *
 cond(Sema *S, const Ast *e)
 {
-	CExpr *c = expr_check(S, e->u.cond.c), *a = expr_check(S, e->u.cond.a);
-	CExpr *b = expr_check(S, e->u.cond.b), *n;
+	CExpr *c = expr_check(S, e->u.cond.c), *a, *b, *n;
+	int t = c ? expr_truth(c) : -1;
 	Ast fake = *e;
 
-	if (!c || !a || !b)
+	a = side_check(S, e->u.cond.a, t == 0);
+	b = side_check(S, e->u.cond.b, t == 1);
+	if (!c)
 		return NULL;
 	if (c->dtype != DT_BOOL || c->shape.rank) {
 		se_error(S, e->u.cond.c->loc, "the condition of '?:' must be a "
@@ -439,6 +454,11 @@ cond(Sema *S, const Ast *e)
 		se_note(S, e->loc, "for an elementwise choice use where(c, a, b)");
 		return NULL;
 	}
+	/* a side that uses an absent operand has no type to match */
+	if (t >= 0 && !(t ? b : a))
+		return t ? a : b;
+	if (!a || !b)
+		return NULL;
 	fake.kind = AST_BINARY;
 	fake.u.binary.op = AOP_ASSIGN;
 	n = elementwise2(S, &fake, CX_SELECT, "?:", a, b);
@@ -446,8 +466,8 @@ cond(Sema *S, const Ast *e)
 		return NULL;
 	/* a condition the size parameters decide picks its side at no
 	   cost (CAP > 0 ? capped : s): the other is checked, not computed */
-	if (const_truth(c) >= 0)
-		return const_truth(c) ? n->arg[0] : n->arg[1];
+	if (t >= 0)
+		return t ? n->arg[0] : n->arg[1];
 	n->n = 3;
 	n->arg = arena_alloc(S->a, sizeof *n->arg * 3);
 	n->arg[0] = c;
@@ -557,6 +577,9 @@ ident(Sema *S, const Ast *e)
 	case B_OPERAND:
 	case B_SCRATCH:
 		return ident_ref(S, b, e);
+	case B_ABSENT:
+		scope_absent_use(S, b, e->loc);
+		return NULL;
 	case B_SLOT:
 		if (b->index < 0)
 			return NULL;	/* its let failed and was reported */

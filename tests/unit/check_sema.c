@@ -404,6 +404,46 @@ START_TEST(param_folds)
 }
 END_TEST
 
+/* An operand with a false 'when' is not in the instance, and the when
+   side that uses it is dropped: a when the parameters decide is the
+   side it takes, in place. */
+START_TEST(optional_operands)
+{
+	static const char s[] =
+	"kernel k<S>(smem t: f32[4] when (S != 0), x: f32[16, 128],\n"
+	"    out z: f32[16, 128])\n"
+	"grid (i: 1)\n"
+	"blocks { x: [16, 128] at (0, 0); z: [16, 128] at (0, 0); }\n"
+	"{\n"
+	"    when (S != 0) { z[...] = x[...] + t[0]; } else { z[...] = x[...]; }\n"
+	"    z[...] = z[...] * (S != 0 ? t[1] : 2.0);\n"
+	"}\n"
+	"export k<0> as k_plain;\n"
+	"export k<1> as k_table;\n";
+	const CKernel *k0, *k1;
+	const CStmt *w;
+
+	ck_assert_int_eq(check_src(s, "v4"), 0);
+	k0 = fx.cm->exp[0].kernel;
+	k1 = fx.cm->exp[1].kernel;
+	ck_assert_int_eq(k0->nop, 2);
+	ck_assert_str_eq(k0->op[0].name, "x");
+	ck_assert_int_eq(k1->nop, 3);
+	ck_assert_str_eq(k1->op[0].name, "t");
+	/* k_plain: z = x, then z = z * 2 */
+	ck_assert_int_eq(k0->body.n, 2);
+	w = k0->body.v[0];
+	ck_assert_int_eq(w->kind, CS_STORE);
+	ck_assert_int_eq(w->u.store.value->op, CX_LOAD);
+	ck_assert_int_eq(k0->body.v[1]->u.store.value->arg[1]->op, CX_CONST);
+	/* k_table: z = x + t[0], then z = z * t[1] */
+	ck_assert_int_eq(k1->body.n, 2);
+	ck_assert_int_eq(k1->body.v[0]->u.store.value->op, CX_ADD);
+	ck_assert_int_ne(k1->body.v[1]->u.store.value->arg[1]->op, CX_CONST);
+	done();
+}
+END_TEST
+
 int
 main(void)
 {
@@ -423,6 +463,7 @@ main(void)
 	tcase_add_test(tc, budgets_per_export);
 	tcase_add_test(tc, dtype_params);
 	tcase_add_test(tc, param_folds);
+	tcase_add_test(tc, optional_operands);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
