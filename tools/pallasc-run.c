@@ -523,7 +523,8 @@ run_kernel(const RunOpts *r, const CheckedModule *m, const CExport *e,
 		rc = splash_tables(r, k, b);
 	for (i = 0; i < k->nop && !rc; i++)
 		if (k->op[i].role != ROLE_OUT && !(r->splash_mask &&
-		    k->op[i].role == ROLE_SMEM_TABLE))
+		    k->op[i].role == ROLE_SMEM_TABLE &&
+		    splash_table(k->op[i].name) >= 0))
 			rc = make_input(r, i, k->op[i].role ==
 			    ROLE_SMEM_TABLE, &b[i]);
 	o.shuffle = r->shuffle;

@@ -219,6 +219,19 @@ enum { SPLASH_DESC_LEN = 10, SPLASH_DESC_MAGIC = 0x53504c31 /* SPL1 */ };
 void splash_mask_desc(const SplashMask *m, long Sq, long Skv, int BQ,
     int BKV, int transposed, int32_t desc[SPLASH_DESC_LEN]);
 
+/*
+ * The gradient of the sinks of a WITH_SINKS export (splash.pk), which its
+ * kernels leave to the caller as Splash does: from the sinks [H], the
+ * forward's lse [H][Sq] and the dQ kernel's di [H][Sq],
+ *
+ *   dsinks[h] = -sum_q exp(sinks[h] - lse[h][q]) di[h][q]
+ *
+ * summed in double.  Returns 0, or -1 for a size that is not positive or
+ * a NULL array.
+ */
+int splash_sinks_grad(int H, long Sq, const float *sinks, const float *lse,
+    const float *di, float *dsinks);
+
 #ifdef __cplusplus
 }
 #endif

@@ -8,14 +8,16 @@
 
 #include "kernels/splash/splash_host.h"
 
-/* One query row: scores into s[0..Skv), then o and lse for that row. */
+/* One query row: scores into s[0..Skv), then o and lse for that row; a
+   sink (not -inf) joins the denominator with no value. */
 static void
 row(const SplashDims *n, int h, int r, const float *qr, const float *kg,
     const float *vg, SplashMaskFn *fn, void *ctx, double *s, double *orow,
     double *lse)
 {
-	double m = -INFINITY, l = 0;
-	int c, d, any = 0;
+	double sink = n->sinks ? n->sinks[h] : -INFINITY;
+	double m = sink, l = 0;
+	int c, d;
 
 	for (c = 0; c < n->Skv; c++) {
 		double acc = 0;
@@ -28,15 +30,16 @@ row(const SplashDims *n, int h, int r, const float *qr, const float *kg,
 		s[c] = splash_logit(n, acc);
 		if (s[c] > m)
 			m = s[c];
-		any = 1;
 	}
 	for (d = 0; d < n->Dv; d++)
 		orow[d] = 0;
-	if (!any) {
+	if (m == -INFINITY) {		/* no key and no sink */
 		if (lse)
 			*lse = -INFINITY;
 		return;
 	}
+	if (sink > -INFINITY)
+		l = exp(sink - m);
 	for (c = 0; c < n->Skv; c++) {
 		double p;
 		if (s[c] == -INFINITY)

@@ -17,14 +17,16 @@ typedef struct {
 	const float *qr, *dor;		/* the row's q and do */
 	const float *kg, *vg;		/* its KV head's k and v */
 	double *p, *g, *dqr, *dkg, *dvg;	/* g: d logit / d raw */
+	double sink, psink;		/* the head's sink (or -inf), its p */
 } Row;
 
-/* p[c] = softmax of the row's kept scores, 0 where masked; 0 if none is
-   kept (the row then has o = 0 and no gradient). */
+/* p[c] = softmax of the row's kept scores and its sink, 0 where masked,
+   and psink the sink's; 0 if no key is kept (the row then has o = 0 and
+   no gradient). */
 static int
 probs(Row *R, int h, int r, SplashMaskFn *fn, void *ctx)
 {
-	double m = -INFINITY, l = 0;
+	double m = R->sink, l = 0;
 	int c, d, any = 0;
 
 	for (c = 0; c < R->S; c++) {
@@ -40,12 +42,15 @@ probs(Row *R, int h, int r, SplashMaskFn *fn, void *ctx)
 		m = fmax(m, s);
 		any = 1;
 	}
+	R->psink = any && R->sink > -INFINITY ? exp(R->sink - m) : 0;
+	l = R->psink;
 	for (c = 0; c < R->S; c++) {
 		R->p[c] = any && R->p[c] > -INFINITY ? exp(R->p[c] - m) : 0;
 		l += R->p[c];
 	}
 	for (c = 0; any && c < R->S; c++)
 		R->p[c] /= l;
+	R->psink = any ? R->psink / l : 0;
 	return any;
 }
 
@@ -53,10 +58,11 @@ probs(Row *R, int h, int r, SplashMaskFn *fn, void *ctx)
  * o = sum_c p[c] v[c], so with dp[c] = do . v[c] and di = do . o,
  * p[c] (dp[c] - di) is the gradient of the logits, ds[c] that times
  * g[c] the gradient of the dot q . k[c], and
- * dq += ds[c] k[c], dk[c] += ds[c] q, dv[c] += p[c] do.
+ * dq += ds[c] k[c], dk[c] += ds[c] q, dv[c] += p[c] do; the sink, a
+ * logit whose value is 0, has the gradient psink (0 - di).
  */
 static void
-row_vjp(Row *R)
+row_vjp(Row *R, double *dsink)
 {
 	int c, d, S = R->S, Dqk = R->Dqk, Dv = R->Dv;
 	double di = 0;
@@ -67,6 +73,8 @@ row_vjp(Row *R)
 			o += R->p[c] * R->vg[(size_t)c * Dv + d];
 		di += (double)R->dor[d] * o;
 	}
+	if (dsink)
+		*dsink -= R->psink * di;
 	for (c = 0; c < S; c++) {
 		const float *kc = R->kg + (size_t)c * Dqk;
 		const float *vc = R->vg + (size_t)c * Dv;
@@ -88,7 +96,7 @@ row_vjp(Row *R)
 int
 splash_reference_vjp(const SplashDims *n, const float *q, const float *k,
     const float *v, const float *dout, SplashMaskFn *fn, void *ctx,
-    double *dq, double *dk, double *dv)
+    double *dq, double *dk, double *dv, double *dsinks)
 {
 	Row R;
 	int h, r;
@@ -110,6 +118,9 @@ splash_reference_vjp(const SplashDims *n, const float *q, const float *k,
 	memset(dk, 0, (size_t)n->KVH * n->Skv * n->Dqk * sizeof(*dk));
 	memset(dv, 0, (size_t)n->KVH * n->Skv * n->Dv * sizeof(*dv));
 	for (h = 0; h < n->H; h++) {
+		R.sink = n->sinks ? n->sinks[h] : -INFINITY;
+		if (dsinks)
+			dsinks[h] = 0;
 		size_t g = (size_t)(h / (n->H / n->KVH)) * n->Skv;
 		R.kg = k + g * n->Dqk;
 		R.vg = v + g * n->Dv;
@@ -121,7 +132,7 @@ splash_reference_vjp(const SplashDims *n, const float *q, const float *k,
 			R.dor = dout + qr * n->Dv;
 			R.dqr = dq + qr * n->Dqk;
 			if (probs(&R, h, r, fn, ctx))
-				row_vjp(&R);
+				row_vjp(&R, dsinks ? &dsinks[h] : NULL);
 		}
 	}
 	free(R.p);

@@ -66,14 +66,16 @@ long splash_kv_fetches(int H, int KVH, int nq, int nk,
 
 /*
  * The sizes of an attention: query heads H over KVH KV heads, query and
- * KV lengths, the head dims of q and k (Dqk) and of v and o (Dv); and
- * what is done to each logit q . k before the mask, as splash.pk's
- * SCALE and CAP: multiplied by scale (0: left as it is), then
- * soft-capped to cap * tanh(s / cap) (cap 0: not capped).
+ * KV lengths, the head dims of q and k (Dqk) and of v and o (Dv); what
+ * is done to each logit q . k before the mask, as splash.pk's SCALE and
+ * CAP: multiplied by scale (0: left as it is), then soft-capped to
+ * cap * tanh(s / cap) (cap 0: not capped); and the sinks, one logit per
+ * head in every row's denominator (splash.pk's WITH_SINKS), or NULL.
  */
 typedef struct SplashDims {
 	int H, KVH, Sq, Skv, Dqk, Dv;
 	double scale, cap;
+	const float *sinks;		/* [H] or NULL */
 } SplashDims;
 
 /* Every size positive, KVH dividing H, scale and cap not negative. */
@@ -93,8 +95,9 @@ double splash_logit_grad(const SplashDims *n, double raw);
  *
  * with s = splash_logit(n, q[h] k[g]^T).  q is [H][Sq][Dqk], k
  * [KVH][Skv][Dqk], v [KVH][Skv][Dv], o [H][Sq][Dv], lse [H][Sq] (lse may
- * be NULL).  A row that keeps no key gets o = 0 and lse = -inf.  Returns
- * 0, or -1 if the sizes are not splash_dims_ok.
+ * be NULL).  A row that keeps no key gets o = 0 and lse = -inf (with a
+ * sink: lse = the sink).  Returns 0, or -1 if the sizes are not
+ * splash_dims_ok.
  */
 int splash_reference(const SplashDims *n, const float *q, const float *k,
     const float *v, SplashMaskFn *fn, void *ctx, double *o, double *lse);
@@ -103,11 +106,12 @@ int splash_reference(const SplashDims *n, const float *q, const float *k,
  * ref_vjp.c: the gradients of splash_reference's o (not of lse) for an
  * upstream gradient dout [H][Sq][Dv], in double precision: dq
  * [H][Sq][Dqk], dk [KVH][Skv][Dqk] and dv [KVH][Skv][Dv] (dk and dv of a
- * KV head summed over the query heads that read it).  A row that keeps
- * no key contributes nothing.  Returns 0, or -1 as splash_reference.
+ * KV head summed over the query heads that read it), and with sinks
+ * dsinks [H] (may be NULL).  A row that keeps no key contributes
+ * nothing.  Returns 0, or -1 as splash_reference.
  */
 int splash_reference_vjp(const SplashDims *n, const float *q,
     const float *k, const float *v, const float *dout, SplashMaskFn *fn,
-    void *ctx, double *dq, double *dk, double *dv);
+    void *ctx, double *dq, double *dk, double *dv, double *dsinks);
 
 #endif

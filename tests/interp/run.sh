@@ -60,6 +60,19 @@ done
 [ $? -ne 0 ] && grep -q "error: --splash-mask=local:20: column" "$tmp/out" ||
 	bad "--splash-mask=local:20: $(cat "$tmp/out")"
 
+# 2c. With --splash-mask, other SMEM tables still come from --smem: a
+# WITH_SINKS export's sinks, which rows with no key (the first 40 of
+# causal:-40) have alone, so their lse is the sink, in both modes.
+"$check" table "$tmp/sinks.npy" f32 1.5 -2.0 || exit 99
+for mode in --interpret ""; do
+	# shellcheck disable=SC2086
+	"$PALLASC" -m small $mode --run "$shapes" --entry splash_sinks \
+		--splash-mask=causal:-40 --smem sinks="$tmp/sinks.npy" \
+		>"$tmp/out" 2>&1 || bad "splash_sinks $mode: exit status $?"
+	grep -A1 "^lse:" "$tmp/out" | grep -q "first: 1.5 1.5 1.5 1.5 " ||
+		bad "splash_sinks $mode: empty rows' lse: $(cat "$tmp/out")"
+done
+
 # 3. Checksums of the toy func with inputs of ones: every row of h is
 # constant, so softmax gives 1/64 everywhere and p @ w2 is exactly 1.
 "$PALLASC" --interpret --run "$top_srcdir/tests/interp/toy.pk" --input=ones \

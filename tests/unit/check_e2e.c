@@ -199,16 +199,6 @@ FEATURE(dtype_params, 0, NULL, "scale_bf16", "scale_f32")
 
 /* ------------------------------------------------------------ Splash */
 
-static int
-operand(const CKernel *k, const char *name)
-{
-	int i;
-
-	for (i = 0; i < k->nop; i++)
-		if (strcmp(k->op[i].name, name) == 0)
-			return i;
-	return -1;
-}
 
 /*
  * A backward kernel's inputs as a forward pass would leave them (random
@@ -221,14 +211,17 @@ bwd_inputs(const CKernel *k, InterpBuf *b)
 {
 	SplashDims n = export_dims(k);
 	int64_t nq = (int64_t)n.H * n.Sq, i, d;
-	int io = operand(k, "o"), il = operand(k, "lse");
-	int idi = operand(k, "di"), ido = operand(k, "dout");
-	float *q = splash_prescale(&b[operand(k, "q")], &n);
-	float *kf = splash_floats(&b[operand(k, "k")]);
-	float *vf = splash_floats(&b[operand(k, "v")]);
+	float sinks[SPLASH_TEST_MAXH];
+	int io = splash_operand(k, "o"), il = splash_operand(k, "lse");
+	int idi = splash_operand(k, "di"), ido = splash_operand(k, "dout");
+	float *q, *kf, *vf;
 	double *o = xmalloc((size_t)(nq * n.Dv) * sizeof(double));
 	double *lse = xmalloc((size_t)nq * sizeof(double));
 
+	splash_test_sinks(k, NULL, &n, sinks);	/* the forward's */
+	q = splash_prescale(&b[splash_operand(k, "q")], &n);
+	kf = splash_floats(&b[splash_operand(k, "k")]);
+	vf = splash_floats(&b[splash_operand(k, "v")]);
 	ck_assert_int_eq(splash_reference(&n, q, kf, vf, export_mask,
 	    export_mask_ctx(k), o, lse), 0);
 	for (i = 0; i < nq; i++) {
@@ -260,17 +253,19 @@ causal_tables(const CKernel *k, InterpBuf *b, void *arg)
 {
 	int i, bm = -1, dn = -1, t = 0;
 	SplashDims n = export_dims(k);
+	float sinks[SPLASH_TEST_MAXH];
 	int BQ = (int)sema_param(k, "BQ"), BKV = (int)sema_param(k, "BKV");
 	SplashTransposed tr = { export_mask, export_mask_ctx(k) };
 
 	(void)arg;
 	for (i = 0; i < k->nop; i++) {
 		const char *name = k->op[i].name;
-		if (k->op[i].role != ROLE_SMEM_TABLE)
-			continue;
-		if (strcmp(name, "mask_desc") == 0)
-			continue;
-		*(strncmp(name, "block_mask", 10) == 0 ? &bm : &dn) = i;
+		if (strncmp(name, "block_mask", 10) == 0)
+			bm = i;
+		else if (strncmp(name, "data_next", 9) == 0)
+			dn = i;
+		else
+			continue;	/* mask_desc, sinks, the arrays */
 		t = strcmp(name, "block_mask_t") == 0 ||
 		    strcmp(name, "data_next_t") == 0;
 	}
@@ -282,8 +277,9 @@ causal_tables(const CKernel *k, InterpBuf *b, void *arg)
 		ck_assert_int_eq(splash_mask_tables(n.H, n.Sq, n.Skv, BQ, BKV,
 		    export_mask, tr.ctx, b[bm].data, b[dn].data), 0);
 	export_desc(k, b, t);
-	if (operand(k, "lse") >= 0 && k->op[operand(k, "lse")].role ==
-	    ROLE_IN)
+	splash_test_sinks(k, b, &n, sinks);	/* a forward's operand */
+	if (splash_operand(k, "lse") >= 0 &&
+	    k->op[splash_operand(k, "lse")].role == ROLE_IN)
 		bwd_inputs(k, b);
 }
 
@@ -379,21 +375,22 @@ cost_tables(const CKernel *k, InterpBuf *b, void *arg)
 	uint64_t BKV = (uint64_t)sema_param(k, "BKV");
 	uint64_t nq = (uint64_t)n.Sq / BQ, nk = (uint64_t)n.Skv / BKV;
 	uint64_t blk = 2 * BQ * BKV, run;
-	uint64_t e = (uint64_t)interp_elem_size(k->op[operand(k, "q")].dtype);
+	uint64_t e = (uint64_t)interp_elem_size(k->op[splash_operand(k, "q")].dtype);
 	long kvf;
 
 	causal_tables(k, b, NULL);
 	run = (uint64_t)kept_blocks(k, n, (int)BQ, (int)BKV);
-	if (operand(k, "dout") < 0) {		/* forward */
+	if (splash_operand(k, "dout") < 0) {		/* forward */
 		kvf = splash_kv_fetches(n.H, n.KVH, (int)nq, (int)nk,
 		    b[0].data);
 		ck_assert(kvf > 0);
 		c->flops = run * blk * (uint64_t)(n.Dqk + n.Dv);
 		c->read = 2 * n.H * nq * nk * 4 + 10 * 4 +	/* mask_desc */
+		    (splash_operand(k, "sinks") >= 0 ? n.H * 4 : 0) +
 		    n.H * nq * BQ * n.Dqk * e +
 		    (uint64_t)kvf * BKV * (uint64_t)(n.Dqk + n.Dv) * e;
 		c->written = (uint64_t)n.H * n.Sq * (uint64_t)(n.Dv + 1) * 4;
-	} else if (operand(k, "dq") >= 0)	/* s, dp, dq */
+	} else if (splash_operand(k, "dq") >= 0)	/* s, dp, dq */
 		c->flops = run * blk * (uint64_t)(2 * n.Dqk + n.Dv);
 	else					/* s, dp, dv, dk */
 		c->flops = run * blk * (uint64_t)(2 * n.Dqk + 2 * n.Dv);
@@ -501,7 +498,7 @@ START_TEST(splash_masks)
 		"splash_chunked_50", "splash_rect_causal", "splash_rect_local",
 		"splash_d64_32", "splash_d96_64", "splash_bf16_causal",
 		"splash_bf16_local", "splash_bf16_rect", "splash_cap_scale",
-		"splash_bf16_cap", NULL };
+		"splash_bf16_cap_sinks", "splash_sinks", NULL };
 	VtOpts o = { .tol = 1e-5, .seed = 5, .tables = causal_tables };
 	char *src = splash_with("../../tests/interp/splash_shapes.pk");
 	VtUnit small, v4;

@@ -323,6 +323,7 @@ splash_run(const char *file, const char *name, int empty, double *err_o,
 	int bq;
 	SplashMaskFn *fn;
 	void *ctx;
+	float sinks[SPLASH_TEST_MAXH];
 
 	load(&f, file);
 	k = kernel_named(&f, name);
@@ -334,9 +335,10 @@ splash_run(const char *file, const char *name, int empty, double *err_o,
 	ctx = empty ? (void *)&bq : export_mask_ctx(k);
 	b = operands(k, 10);
 	nq = (int64_t)n.H * n.Sq;
-	q = splash_prescale(&b[3], &n);
-	kf = splash_floats(&b[4]);
-	vf = splash_floats(&b[5]);
+	splash_test_sinks(k, b, &n, sinks);
+	q = splash_prescale(&b[splash_operand(k, "q")], &n);
+	kf = splash_floats(&b[splash_operand(k, "k")]);
+	vf = splash_floats(&b[splash_operand(k, "v")]);
 	ck_assert_int_eq(splash_mask_tables(n.H, n.Sq, n.Skv, (int)BQ,
 	    (int)BKV, fn, ctx, b[1].data, b[0].data), 0);
 	export_desc(k, b, 0);
@@ -346,10 +348,11 @@ splash_run(const char *file, const char *name, int empty, double *err_o,
 	ro = xmalloc((size_t)(nq * n.Dv) * sizeof(double));
 	rl = xmalloc((size_t)nq * sizeof(double));
 	ck_assert_int_eq(splash_reference(&n, q, kf, vf, fn, ctx, ro, rl), 0);
-	*err_o = rel_err_d("o", b[6].data, ro, nq * n.Dv);
+	*err_o = rel_err_d("o", b[splash_operand(k, "o")].data, ro,
+	    nq * n.Dv);
 	/* a row that keeps no key: lse -inf, as the reference */
 	for (i = 0; i < nq; i++) {
-		float x = ((float *)b[7].data)[i];
+		float x = ((float *)b[splash_operand(k, "lse")].data)[i];
 		ck_assert_msg(x == rl[i] || (isfinite(x) && isfinite(rl[i])),
 		    "lse[%lld] = %g, want %g", (long long)i, x, rl[i]);
 		if (isfinite(rl[i])) {
@@ -402,7 +405,9 @@ static const struct { const char *file, *name; } splash_shapes[] = {
 	{ "tests/interp/splash_shapes.pk", "splash_bf16_rect" },
 	/* logits scaled and soft-capped in the kernel */
 	{ "tests/interp/splash_shapes.pk", "splash_cap_scale" },
-	{ "tests/interp/splash_shapes.pk", "splash_bf16_cap" },
+	{ "tests/interp/splash_shapes.pk", "splash_bf16_cap_sinks" },
+	/* sinks, with rows that keep no key */
+	{ "tests/interp/splash_shapes.pk", "splash_sinks" },
 };
 
 /* Splash's own tolerances: f32 1e-5; bf16 inputs 3e-3 on outputs and
@@ -599,12 +604,13 @@ END_TEST
  * Runs the forward export 'fwd' for o and lse, then its backward exports
  * (splash_bwd_dq, giving dq and di, and splash_bwd_dkv, taking that di)
  * on a random upstream gradient, and gives the relative errors of dq,
- * dk, dv against splash_reference_vjp.  The mask is the exports' own, or
+ * dk, dv against splash_reference_vjp, and of splash_sinks_grad's dsinks
+ * for an export with sinks (else 0).  The mask is the exports' own, or
  * causal_with_empty_rows if 'empty'.
  */
 static void
 splash_bwd_run(const char *file, const char *const name[3], int empty,
-    double err[3])
+    double err[4])
 {
 	Fixture f;
 	const CKernel *kf, *kq, *kk;
@@ -612,9 +618,9 @@ splash_bwd_run(const char *file, const char *const name[3], int empty,
 	InterpOptions o = {0};
 	SplashDims n;
 	int64_t BQ, BKV, nq, nkv, i;
-	double *rq, *rk, *rv;
-	float *q, *x[3];
-	int bq0;
+	double *rq, *rk, *rv, rs[SPLASH_TEST_MAXH];
+	float *q, *x[3], sinks[SPLASH_TEST_MAXH];
+	int bq0, j;
 	SplashTransposed t;
 
 	load(&f, file);
@@ -636,51 +642,71 @@ splash_bwd_run(const char *file, const char *const name[3], int empty,
 
 	/* forward: o, lse */
 	bf = operands(kf, 20);
-	q = splash_prescale(&bf[3], &n);
+	splash_test_sinks(kf, bf, &n, sinks);
+	q = splash_prescale(&bf[splash_operand(kf, "q")], &n);
 	ck_assert_int_eq(splash_mask_tables(n.H, n.Sq, n.Skv, (int)BQ,
 	    (int)BKV, t.fn, t.ctx, bf[1].data, bf[0].data), 0);
 	export_desc(kf, bf, 0);
 	ck_assert_msg(interp_kernel(kf, bf, kf->nop, &o, &f.d) == 0, "%s",
 	    diags(&f));
 
-	/* dq and di: tables, q, k, v, o as the forward's; dout random */
+	/* dq and di: tables, q, k, v, o, lse as the forward's; dout random */
 	bq = operands(kq, 21);
-	for (i = 0; i < 7; i++)			/* tables, q, k, v, o */
-		copy_buf(&bq[i], &bf[i]);
-	copy_buf(&bq[8], &bf[7]);		/* lse */
+	for (i = 0; i < kq->nop; i++)
+		if (kq->op[i].role != ROLE_OUT &&
+		    (j = splash_operand(kf, kq->op[i].name)) >= 0)
+			copy_buf(&bq[i], &bf[j]);
 	ck_assert_msg(interp_kernel(kq, bq, kq->nop, &o, &f.d) == 0, "%s",
 	    diags(&f));
 
-	/* dk and dv: the transposed tables; q, k, v, dout, lse, di */
+	/* dk and dv: the transposed tables; q, k, v, lse as the forward's,
+	   dout and di as dq's */
 	bk = operands(kk, 22);
 	ck_assert_int_eq(splash_mask_tables(n.H, n.Skv, n.Sq, (int)BKV,
 	    (int)BQ, splash_transposed, &t, bk[1].data, bk[0].data), 0);
 	export_desc(kk, bk, 1);
-	for (i = 3; i < 6; i++)			/* q, k, v */
-		copy_buf(&bk[i], &bf[i]);
-	copy_buf(&bk[6], &bq[7]);		/* dout */
-	copy_buf(&bk[7], &bf[7]);		/* lse */
-	copy_buf(&bk[8], &bq[10]);		/* di */
+	for (i = 0; i < kk->nop; i++) {
+		const char *nm = kk->op[i].name;
+		if (kk->op[i].role != ROLE_IN)	/* tables: transposed */
+			continue;
+		if ((j = splash_operand(kq, nm)) >= 0 && (strcmp(nm, "dout")
+		    == 0 || strcmp(nm, "di") == 0))
+			copy_buf(&bk[i], &bq[j]);
+		else if ((j = splash_operand(kf, nm)) >= 0)
+			copy_buf(&bk[i], &bf[j]);
+	}
 	ck_assert_msg(interp_kernel(kk, bk, kk->nop, &o, &f.d) == 0, "%s",
 	    diags(&f));
 
 	rq = xmalloc((size_t)(nq * n.Dqk) * sizeof(double));
 	rk = xmalloc((size_t)(nkv * n.Dqk) * sizeof(double));
 	rv = xmalloc((size_t)(nkv * n.Dv) * sizeof(double));
-	x[0] = splash_floats(&bf[4]);
-	x[1] = splash_floats(&bf[5]);
-	x[2] = splash_floats(&bq[7]);
+	x[0] = splash_floats(&bf[splash_operand(kf, "k")]);
+	x[1] = splash_floats(&bf[splash_operand(kf, "v")]);
+	x[2] = splash_floats(&bq[splash_operand(kq, "dout")]);
 	ck_assert_int_eq(splash_reference_vjp(&n, q, x[0], x[1], x[2], t.fn,
-	    t.ctx, rq, rk, rv), 0);
+	    t.ctx, rq, rk, rv, n.sinks ? rs : NULL), 0);
 	for (i = 0; i < 3; i++)
 		free(x[i]);
 	free(q);
-	err[0] = rel_err_d("dq", bq[9].data, rq, nq * n.Dqk);
-	err[1] = rel_err_d("dk", bk[9].data, rk, nkv * n.Dqk);
-	err[2] = rel_err_d("dv", bk[10].data, rv, nkv * n.Dv);
+	err[0] = rel_err_d("dq", bq[splash_operand(kq, "dq")].data, rq,
+	    nq * n.Dqk);
+	err[1] = rel_err_d("dk", bk[splash_operand(kk, "dk")].data, rk,
+	    nkv * n.Dqk);
+	err[2] = rel_err_d("dv", bk[splash_operand(kk, "dv")].data, rv,
+	    nkv * n.Dv);
+	err[3] = 0;
+	if (n.sinks) {
+		/* the library's dsinks from the kernels' lse and di */
+		float ds[SPLASH_TEST_MAXH];
+		ck_assert_int_eq(splash_sinks_grad(n.H, n.Sq, n.sinks,
+		    bf[splash_operand(kf, "lse")].data,
+		    bq[splash_operand(kq, "di")].data, ds), 0);
+		err[3] = rel_err_d("dsinks", ds, rs, n.H);
+	}
 	printf("splash bwd %-18s H=%d KVH=%d Sq=%d Skv=%d Dqk=%d Dv=%d: max "
-	    "rel err dq %.3g, dk %.3g, dv %.3g\n", name[0], n.H, n.KVH, n.Sq,
-	    n.Skv, n.Dqk, n.Dv, err[0], err[1], err[2]);
+	    "rel err dq %.3g, dk %.3g, dv %.3g, dsinks %.3g\n", name[0], n.H,
+	    n.KVH, n.Sq, n.Skv, n.Dqk, n.Dv, err[0], err[1], err[2], err[3]);
 	free(rq);
 	free(rk);
 	free(rv);
@@ -713,26 +739,28 @@ static const struct { const char *file, *name[3]; } splash_bwd_shapes[] = {
 	BWD("splash_bf16_local"),
 	BWD("splash_bf16_rect"),
 	BWD("splash_cap_scale"),
-	BWD("splash_bf16_cap"),
+	BWD("splash_bf16_cap_sinks"),
+	BWD("splash_sinks"),
 #undef BWD
 };
 
 START_TEST(splash_bwd_vs_reference)
 {
-	double e[3], tol = splash_tol(splash_bwd_shapes[_i].name[0], 1);
+	double e[4], tol = splash_tol(splash_bwd_shapes[_i].name[0], 1);
 
 	splash_bwd_run(splash_bwd_shapes[_i].file, splash_bwd_shapes[_i].name,
 	    0, e);
 	ck_assert_double_le(e[0], tol);
 	ck_assert_double_le(e[1], tol);
 	ck_assert_double_le(e[2], tol);
+	ck_assert_double_le(e[3], tol);
 }
 END_TEST
 
 /* Rows that keep no key have no gradient and make no NaN. */
 START_TEST(splash_bwd_empty_rows)
 {
-	double e[3];
+	double e[4];
 
 	splash_bwd_run("kernels/splash/splash.pk", splash_bwd_shapes[0].name,
 	    1, e);
@@ -748,12 +776,15 @@ END_TEST
  * floats hold exactly (multiples of 2^-8, step 2^-12): 2 heads over one
  * KV head, 6 queries over 8 keys, Dqk 4, Dv 3, a causal mask offset by 2
  * that leaves row 0 of head 1 empty; plain logits, then scaled by 1.75
- * and soft-capped at 0.5 (which bends them: |q . k| reaches 1).
+ * and soft-capped at 0.5 (which bends them: |q . k| reaches 1), then
+ * that with sinks (their gradient too).
  */
 enum { VH = 2, VSQ = 6, VSKV = 8, VDQK = 4, VDV = 3 };
+static const float vjp_sinks[VH] = { 0.25f, -0.5f };
 static const SplashDims vjp_cases[] = {
-	{ VH, 1, VSQ, VSKV, VDQK, VDV, 0, 0 },
-	{ VH, 1, VSQ, VSKV, VDQK, VDV, 1.75, 0.5 },
+	{ VH, 1, VSQ, VSKV, VDQK, VDV, 0, 0, NULL },
+	{ VH, 1, VSQ, VSKV, VDQK, VDV, 1.75, 0.5, NULL },
+	{ VH, 1, VSQ, VSKV, VDQK, VDV, 1.75, 0.5, vjp_sinks },
 };
 
 static int
@@ -792,10 +823,11 @@ vjp_fill(float *x, int n, uint64_t *s)
 START_TEST(splash_vjp_finite_differences)
 {
 	enum { NQ = VH * VSQ * VDQK, NK = VSKV * VDQK, NV = VSKV * VDV };
-	float q[NQ], k[NK], v[NV], dout[VH * VSQ * VDV], *x[3] = { q, k, v };
-	double dq[NQ], dk[NK], dv[NV], *g[3] = { dq, dk, dv };
-	const int len[3] = { NQ, NK, NV };
-	const SplashDims *n = &vjp_cases[_i];
+	float q[NQ], k[NK], v[NV], dout[VH * VSQ * VDV], sk[VH];
+	float *x[4] = { q, k, v, sk };
+	double dq[NQ], dk[NK], dv[NV], dsk[VH], *g[4] = { dq, dk, dv, dsk };
+	SplashDims d = vjp_cases[_i], *n = &d;
+	const int len[4] = { NQ, NK, NV, d.sinks ? VH : 0 };
 	const float eps = 1.0f / 4096;
 	uint64_t s = 12345;
 	int a, i;
@@ -804,9 +836,13 @@ START_TEST(splash_vjp_finite_differences)
 	vjp_fill(k, NK, &s);
 	vjp_fill(v, NV, &s);
 	vjp_fill(dout, VH * VSQ * VDV, &s);
+	if (d.sinks) {			/* perturbed below, as q, k, v */
+		memcpy(sk, d.sinks, sizeof sk);
+		d.sinks = sk;
+	}
 	ck_assert_int_eq(splash_reference_vjp(n, q, k, v, dout, vjp_mask,
-	    NULL, dq, dk, dv), 0);
-	for (a = 0; a < 3; a++)
+	    NULL, dq, dk, dv, dsk), 0);
+	for (a = 0; a < 4; a++)
 		for (i = 0; i < len[a]; i++) {
 			float x0 = x[a][i];
 			double up, dn;
@@ -1155,7 +1191,7 @@ suite(void)
 	tcase_add_test(t, splash_skipped_steps_fetch_nothing);
 	tcase_add_test(t, splash_tables_of_another_mask_are_refused);
 	tcase_add_loop_test(t, splash_block_sizes_agree, 0, 3);
-	tcase_add_loop_test(t, splash_vjp_finite_differences, 0, 2);
+	tcase_add_loop_test(t, splash_vjp_finite_differences, 0, 3);
 	tcase_add_test(t, splash_bwd_empty_rows);
 	tcase_add_loop_test(t, splash_bwd_vs_reference, 0,
 	    (int)countof(splash_bwd_shapes));

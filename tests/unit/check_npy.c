@@ -309,7 +309,8 @@ START_TEST(splash_reference_uniform)
 	float q[2 * 4 * 2] = {0}, k[4 * 2] = {0}, v[4 * 2];
 	double o[2 * 4 * 2], lse[2 * 4];
 	int i;
-	SplashDims n = { 2, 1, 4, 4, 2, 2, 0, 0 }, bad = { 3, 2, 4, 4, 2, 2, 0, 0 };
+	SplashDims n = { 2, 1, 4, 4, 2, 2, 0, 0, NULL };
+	SplashDims bad = { 3, 2, 4, 4, 2, 2, 0, 0, NULL };
 
 	for (i = 0; i < 8; i++)
 		v[i] = (float)i;

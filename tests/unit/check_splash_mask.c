@@ -7,6 +7,7 @@
  * shapes and block sizes apart; bad arguments are refused with a message.
  */
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -861,6 +862,26 @@ START_TEST(references_are_counted)
 }
 END_TEST
 
+/* dsinks by hand: head 0 has p_sink = 1 and 1/2 in its two rows, head
+   1 a row with neither key nor sink (lse -inf), which adds nothing. */
+START_TEST(sinks_gradient)
+{
+	const float sinks[2] = { 0.0f, -1.0f };
+	float lse[4] = { 0.0f, 0.0f, -INFINITY, -1.0f };
+	const float di[4] = { 1.0f, 2.0f, 5.0f, 0.25f };
+	float ds[2] = { 9, 9 };
+
+	lse[1] = (float)log(2.0);
+	ck_assert_int_eq(splash_sinks_grad(2, 2, sinks, lse, di, ds), 0);
+	ck_assert(fabs(ds[0] - -2.0) < 1e-6);
+	ck_assert(fabs(ds[1] - -0.25) < 1e-6);
+	ck_assert_int_eq(splash_sinks_grad(0, 2, sinks, lse, di, ds), -1);
+	ck_assert_int_eq(splash_sinks_grad(2, 0, sinks, lse, di, ds), -1);
+	ck_assert_int_eq(splash_sinks_grad(2, 2, NULL, lse, di, ds), -1);
+	ck_assert_int_eq(splash_sinks_grad(2, 2, sinks, lse, di, NULL), -1);
+}
+END_TEST
+
 static Suite *
 suite(void)
 {
@@ -883,6 +904,7 @@ suite(void)
 	tcase_add_test(t, descriptions_name_the_kernel_parameters);
 	tcase_add_test(t, bad_arguments_are_refused);
 	tcase_add_test(t, references_are_counted);
+	tcase_add_test(t, sinks_gradient);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -7,6 +7,7 @@
 #ifndef PALLAS_TESTS_SPLASHMASK_H
 #define PALLAS_TESTS_SPLASHMASK_H
 
+#include <check.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -96,6 +97,43 @@ export_desc_of(const CKernel *k, int transposed, int32_t d[10])
 	for (i = 0; i < 8; i++)
 		d[1 + i] = (int32_t)sema_param(k, p[i]);
 	d[9] = transposed;
+}
+
+/* The index of k's operand called name, or -1. */
+static inline int
+splash_operand(const CKernel *k, const char *name)
+{
+	int i;
+
+	for (i = 0; i < k->nop; i++)
+		if (strcmp(k->op[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+/*
+ * The sinks the tests give an export with WITH_SINKS, into s[0..n->H)
+ * (large enough to weigh in every row: 2 + h / 2), with n->sinks
+ * pointing at them, and into its sinks operand of b if it has one (the
+ * forward kernel; b may be NULL).  n->sinks is NULL for other exports.
+ */
+enum { SPLASH_TEST_MAXH = 64 };
+static inline void
+splash_test_sinks(const CKernel *k, InterpBuf *b, SplashDims *n,
+    float s[SPLASH_TEST_MAXH])
+{
+	int h, i = splash_operand(k, "sinks");
+
+	n->sinks = NULL;
+	if (sema_param(k, "SINK") <= 0)
+		return;
+	ck_assert_int_le(n->H, SPLASH_TEST_MAXH);
+	for (h = 0; h < n->H; h++) {
+		s[h] = 2.0f + 0.5f * (float)h;
+		if (b && i >= 0)
+			interp_buf_set(&b[i], h, s[h]);
+	}
+	n->sinks = s;
 }
 
 /* The same into the kernel's mask_desc operand of b, if it has one. */
