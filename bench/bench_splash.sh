@@ -24,7 +24,7 @@ src_abs=$(cd "$src" && pwd)
 	for t in f32 bf16; do
 		for b in 128 512; do
 			for k in fwd bwd_dq bwd_dkv; do
-				echo "export splash_$k<$H, $KVH, $S, $S, $D, $D, $b, $b, CAUSAL(0), PLAIN, NO_SINKS, $t> as ${k}_b${b}_$t;"
+				echo "export splash_$k<$H, $KVH, $S, $S, $D, $D, $b, $b, CAUSAL(0), PLAIN, NO_SINKS, $(echo $t | tr a-z A-Z)> as ${k}_b${b}_$t;"
 			done
 		done
 	done

@@ -206,7 +206,7 @@ find_operand(Sema *S, CKernel *k, AstName n, const char *what)
 	if (b && b->kind == B_OPERAND)
 		return b->index;
 	if (b && b->kind == B_ABSENT)
-		return -1;	/* its block is unchecked, as its type */
+		return -2;	/* not in the instance: unchecked, as its type */
 	if (b)
 		se_error(S, n.loc, "%s '%s' is not an operand", what, n.s);
 	else
@@ -345,6 +345,15 @@ alias(Sema *S, CKernel *k, const Ast *al)
 	int in = find_operand(S, k, al->u.alias.in, "alias to");
 	Buf a = {0}, b = {0};
 
+	if ((o == -2) != (in == -2) && o != -1 && in != -1) {
+		/* half an alias would leave the output uninitialised */
+		AstName gone = o == -2 ? al->u.alias.out : al->u.alias.in;
+		se_error(S, al->loc, "the alias of '%s' to '%s' has one side "
+		    "only: '%s' is not in this instance", al->u.alias.out.s,
+		    al->u.alias.in.s, gone.s);
+		se_note(S, al->loc, "give both operands the same 'when'");
+		return;
+	}
 	if (o < 0 || in < 0)
 		return;
 	if (k->op[o].role != ROLE_OUT || k->op[in].role != ROLE_IN) {
@@ -375,8 +384,19 @@ static void
 param_precision(Sema *S, CKernel *k, const Ast *v)
 {
 	const char *n = v->kind == AST_IDENT ? v->u.name : "";
+	Bind *b = v->kind == AST_IDENT ? scope_find(S, n) : NULL;
 
-	if (strcmp(n, "default") == 0)
+	if (b && b->kind == B_SIZE) {
+		/* chosen by the export: 0 default, 1 high, 2 highest */
+		static const MachPrec by[3] = { MACH_PREC_DEFAULT,
+		    MACH_PREC_HIGH, MACH_PREC_HIGHEST };
+		if (b->val >= 0 && b->val <= 2)
+			k->params.precision = by[b->val];
+		else
+			se_error(S, v->loc, "precision '%s' is %lld: a size "
+			    "parameter that chooses a precision is 0 (default), "
+			    "1 (high) or 2 (highest)", n, (long long)b->val);
+	} else if (strcmp(n, "default") == 0)
 		k->params.precision = MACH_PREC_DEFAULT;
 	else if (strcmp(n, "high") == 0)
 		k->params.precision = MACH_PREC_HIGH;

@@ -486,10 +486,10 @@ splash_with(const char *file)
 	return src;
 }
 
-/* Each mask kind the kernel applies, Sq != Skv and Dqk != Dv
-   (tests/interp/splash_shapes.pk), forward and backward, compiled for
-   small and v4, against interpret mode; on small, the blocks that run
-   and the bytes copied as splash_cost_check. */
+/* Each mask kind the kernel applies, Sq != Skv and Dqk != Dv, bf16,
+   soft-cap and sinks (tests/interp/splash_shapes.pk), forward and
+   backward, compiled for small, v4 and v6e, against interpret mode; on
+   small, the blocks that run and the bytes copied as splash_cost_check. */
 START_TEST(splash_masks)
 {
 	static const char *const e[] = { "splash_full", "splash_causal_m40",
@@ -498,34 +498,40 @@ START_TEST(splash_masks)
 		"splash_chunked_50", "splash_rect_causal", "splash_rect_local",
 		"splash_d64_32", "splash_d96_64", "splash_bf16_causal",
 		"splash_bf16_local", "splash_bf16_rect", "splash_cap_scale",
-		"splash_bf16_cap_sinks", "splash_sinks", NULL };
+		"splash_bf16_cap_sinks", "splash_sinks", "splash_f32_fast",
+		NULL };
 	VtOpts o = { .tol = 1e-5, .seed = 5, .tables = causal_tables };
 	char *src = splash_with("../../tests/interp/splash_shapes.pk");
-	VtUnit small, v4;
+	VtUnit small, v4, v6e;
 	int i;
 
 	/* one compile per preset for every export: a compile of this
 	   program takes seconds, minutes under the sanitizers */
 	ck_assert_msg(vt_compile(&small, src, "small") == 0, "%s", small.text);
 	ck_assert_msg(vt_compile(&v4, src, "v4") == 0, "%s", v4.text);
+	ck_assert_msg(vt_compile(&v6e, src, "v6e") == 0, "%s", v6e.text);
 	for (i = 0; e[i]; i++) {
 		char name[3][64];
 		int j;
 		snprintf(name[0], sizeof name[0], "%s", e[i]);
 		snprintf(name[1], sizeof name[1], "%s_dq", e[i]);
 		snprintf(name[2], sizeof name[2], "%s_dkv", e[i]);
-		/* bf16: p rounds to bf16 before its dot, and the EUP's exp
-		   differs from the host's by ulps, so a p may round the
+		/* bf16, and f32 dots at the default precision ("fast"): p
+		   (or ds) rounds to bf16 before its dot, and the EUP's exp
+		   differs from the host's by ulps, so a value may round the
 		   other way */
-		o.tol = strstr(e[i], "bf16") ? 2e-3 : 1e-5;
+		o.tol = strstr(e[i], "bf16") || strstr(e[i], "fast") ? 2e-3 :
+		    1e-5;
 		for (j = 0; j < 3; j++) {
 			splash_cost_check(&small, name[j], o.tol);
 			vt_check_unit(&v4, "v4", name[j], &o, NULL);
+			vt_check_unit(&v6e, "v6e", name[j], &o, NULL);
 		}
 	}
 	vt_roundtrip(&small);
 	vt_free(&small);
 	vt_free(&v4);
+	vt_free(&v6e);
 	free(src);
 }
 END_TEST
