@@ -63,10 +63,17 @@ splash_dims_ok(const SplashDims *n)
 	    n->scale >= 0 && n->cap >= 0;
 }
 
+/* The logit's multiplier: scale, or 1 for none. */
+static double
+scale_of(const SplashDims *n)
+{
+	return n->scale > 0 ? n->scale : 1;
+}
+
 double
 splash_logit(const SplashDims *n, double raw)
 {
-	double s = n->scale > 0 ? raw * n->scale : raw;
+	double s = raw * scale_of(n);
 
 	return n->cap > 0 ? n->cap * tanh(s / n->cap) : s;
 }
@@ -75,12 +82,12 @@ splash_logit(const SplashDims *n, double raw)
 double
 splash_logit_grad(const SplashDims *n, double raw)
 {
-	double g = n->scale > 0 ? n->scale : 1, t;
+	double t;
 
 	if (n->cap <= 0)
-		return g;
-	t = tanh((n->scale > 0 ? raw * n->scale : raw) / n->cap);
-	return g * (1 - t * t);
+		return scale_of(n);
+	t = tanh(raw * scale_of(n) / n->cap);
+	return scale_of(n) * (1 - t * t);
 }
 
 int

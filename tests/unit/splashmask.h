@@ -167,8 +167,10 @@ splash_prescale(InterpBuf *q, const SplashDims *n)
 {
 	int64_t i, len = shape_numel(&q->shape);
 
-	for (i = 0; i < len && n->scale == 0; i++)
-		interp_buf_set(q, i, interp_buf_get(q, i) / sqrt((double)n->Dqk));
+	if (n->scale == 0)
+		for (i = 0; i < len; i++)
+			interp_buf_set(q, i, interp_buf_get(q, i) /
+			    sqrt((double)n->Dqk));
 	return splash_floats(q);
 }
 
