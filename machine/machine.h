@@ -343,8 +343,21 @@ typedef struct MachProgram {
 	uint32_t nregion;
 	char *str;
 	uint32_t nstr;
+	/* Room allocated in the arrays above that mach_grow() extends
+	   (0 = exactly the count, as the image reader and the assembler
+	   allocate). */
+	uint32_t cap_bundle, cap_ins, cap_entry, cap_opnd, cap_debug,
+	    cap_region, cap_str;
 } MachProgram;
 
+/*
+ * v (len elements of elem bytes, room for *cap; 0 = len) with room for
+ * 'more' after len: the room doubles, so that appending one element at
+ * a time copies O(len) in all.  NULL on overflow or allocation failure,
+ * v unchanged; else the array (moved, perhaps) and *cap updated.
+ */
+void *mach_grow(void *v, uint32_t len, uint32_t *cap, uint32_t more,
+    size_t elem);
 /* A new empty program for preset 'name' (NULL = default); NULL on failure. */
 MachProgram *mach_program_new(const char *preset);
 void mach_program_free(MachProgram *p);	/* NULL is fine */

@@ -23,6 +23,27 @@ mach_err_name(int err)
 	return err >= 0 && err < NMACHERR ? errname[err] : "unknown error";
 }
 
+void *
+mach_grow(void *v, uint32_t len, uint32_t *cap, uint32_t more, size_t elem)
+{
+	uint64_t want = (uint64_t)len + more, room = *cap > len ? *cap : len;
+	void *q;
+
+	if (want <= room)
+		return v;
+	if (want > UINT32_MAX || want > SIZE_MAX / elem)
+		return NULL;
+	room = room * 2 > want ? room * 2 : want;
+	if (room < 16)
+		room = 16;
+	if (room > UINT32_MAX || room > SIZE_MAX / elem)
+		room = want;
+	if (!(q = realloc(v, (size_t)room * elem)))
+		return NULL;
+	*cap = (uint32_t)room;
+	return q;
+}
+
 MachProgram *
 mach_program_new(const char *preset)
 {
@@ -68,7 +89,7 @@ mach_program_str(MachProgram *p, const char *s)
 
 	if (n > UINT32_MAX - p->nstr)
 		return -1;
-	q = realloc(p->str, p->nstr + n);
+	q = mach_grow(p->str, p->nstr, &p->cap_str, (uint32_t)n, 1);
 	if (!q)
 		return -1;
 	memcpy(q + p->nstr, s, n);
@@ -96,12 +117,13 @@ mach_program_add_bundle(MachProgram *p, const MachIns *ins, int n)
 	if (n < 0 || (uint64_t)p->nins + (uint64_t)n > UINT32_MAX ||
 	    p->nbundle == UINT32_MAX)
 		return MACH_EINVAL;
-	b = realloc(p->bundle, ((size_t)p->nbundle + 1) * sizeof *b);
+	b = mach_grow(p->bundle, p->nbundle, &p->cap_bundle, 1, sizeof *b);
 	if (!b)
 		return MACH_ENOMEM;
 	p->bundle = b;
 	if (n) {
-		q = realloc(p->ins, ((size_t)p->nins + (size_t)n) * sizeof *q);
+		q = mach_grow(p->ins, p->nins, &p->cap_ins, (uint32_t)n,
+		    sizeof *q);
 		if (!q)
 			return MACH_ENOMEM;
 		p->ins = q;

@@ -28,10 +28,11 @@ typedef struct Em {
 	int nomem;
 } Em;
 
+/* v (n elements) with room for one more; on failure, v and nomem. */
 static void *
-grow(Em *E, void *v, uint32_t n, size_t elem)
+grow(Em *E, void *v, uint32_t n, uint32_t *cap, size_t elem)
 {
-	void *q = realloc(v, (size_t)(n + 1) * elem);
+	void *q = mach_grow(v, n, cap, 1, elem);
 
 	if (!q)
 		E->nomem = 1;
@@ -64,7 +65,8 @@ regions(Em *E, const LFunc *f)
 			    f->region.v[i]) == 0)
 				break;
 		if (k == p->nregion) {
-			p->region = grow(E, p->region, p->nregion, 4);
+			p->region = grow(E, p->region, p->nregion, &p->cap_region,
+			    4);
 			if (E->nomem)
 				return;
 			p->region[p->nregion++] = s;
@@ -82,7 +84,8 @@ operands(Em *E, const LFunc *f)
 	for (i = 0; i < f->opnd.n && !E->nomem; i++) {
 		const LOperand *o = &f->opnd.v[i];
 		MachOperand *m;
-		p->opnd = grow(E, p->opnd, p->nopnd, sizeof *p->opnd);
+		p->opnd = grow(E, p->opnd, p->nopnd, &p->cap_opnd,
+		    sizeof *p->opnd);
 		if (E->nomem)
 			return;
 		m = &p->opnd[p->nopnd++];
@@ -120,7 +123,7 @@ debug(Em *E, const LIns *in, uint32_t bundle, uint32_t region)
 		return;
 	if (p->ndebug && p->debug[p->ndebug - 1].bundle == bundle)
 		p->ndebug--;	/* several starts at one bundle: keep last */
-	p->debug = grow(E, p->debug, p->ndebug, sizeof d);
+	p->debug = grow(E, p->debug, p->ndebug, &p->cap_debug, sizeof d);
 	if (E->nomem)
 		return;
 	p->debug[p->ndebug++] = d;
@@ -226,7 +229,8 @@ entry(Em *E, const LFunc *f)
 		code(E, f, reg);
 	free(E->region);
 	E->region = NULL;
-	p->entry = grow(E, p->entry, p->nentry, sizeof *p->entry);
+	p->entry = grow(E, p->entry, p->nentry, &p->cap_entry,
+	    sizeof *p->entry);
 	if (E->nomem)
 		return;
 	e = &p->entry[p->nentry++];

@@ -311,6 +311,78 @@ START_TEST(test_full_program_round_trip)
 END_TEST
 
 /* Assembly -> disassembly -> assembly keeps the program. */
+/* Bundles appended one at a time, some strings: the arrays' room
+   doubles (a dozen reallocations for 20000 bundles, not one per
+   bundle), the contents stay whole, and a program whose arrays hold
+   exactly their counts (cap 0, as the image reader allocates) grows
+   the same way. */
+static void
+append(MachProgram *p, uint32_t from, uint32_t to, uint32_t *changes)
+{
+	MachIns ins[3];
+	uint32_t b, i, cap = p->cap_bundle;
+
+	memset(ins, 0, sizeof ins);
+	for (b = from; b < to; b++) {
+		for (i = 0; i < 3; i++)
+			ins[i].imm = (int32_t)(b * 3 + i);
+		ck_assert_int_eq(mach_program_add_bundle(p, ins, (int)(b % 4 %
+		    3)), MACH_OK);
+		ck_assert_uint_ge(p->cap_bundle, p->nbundle);
+		if (p->cap_bundle != cap)
+			(*changes)++;
+		cap = p->cap_bundle;
+	}
+}
+
+static void
+assert_appended(const MachProgram *p)
+{
+	uint32_t b, i, next = 0;
+
+	for (b = 0; b < p->nbundle; b++) {
+		ck_assert_uint_eq(p->bundle[b].first, next);
+		ck_assert_uint_eq(p->bundle[b].nins, b % 4 % 3);
+		for (i = 0; i < p->bundle[b].nins; i++)
+			ck_assert_int_eq(p->ins[next + i].imm,
+			    (int32_t)(b * 3 + i));
+		next += p->bundle[b].nins;
+	}
+	ck_assert_uint_eq(next, p->nins);
+}
+
+START_TEST(test_append_grows_by_doubling)
+{
+	MachProgram *p = mach_program_new("small");
+	uint32_t changes = 0, cap, i;
+	int64_t a, b;
+
+	append(p, 0, 20000, &changes);
+	ck_assert_uint_le(changes, 12);	/* 16, 32, ... 32768 */
+	assert_appended(p);
+	p->bundle = realloc(p->bundle, p->nbundle * sizeof *p->bundle);
+	p->ins = realloc(p->ins, p->nins * sizeof *p->ins);
+	p->cap_bundle = p->cap_ins = 0;
+	changes = 0;
+	append(p, 20000, 20100, &changes);
+	ck_assert_uint_eq(changes, 1);
+	ck_assert_uint_eq(p->cap_bundle, 40000);
+	assert_appended(p);
+	a = mach_program_str(p, "first");
+	b = mach_program_str(p, "second");
+	ck_assert_int_eq(b, a + 6);
+	for (changes = 0, cap = p->cap_str, i = 0; i < 10000; i++) {
+		ck_assert_int_eq(mach_program_str(p, "third"), b + 7 + 6 * i);
+		changes += p->cap_str != cap;
+		cap = p->cap_str;
+	}
+	ck_assert_uint_le(changes, 13);	/* 16 ... 65536 */
+	ck_assert_str_eq(mach_program_strat(p, (uint32_t)a), "first");
+	ck_assert_str_eq(mach_program_strat(p, (uint32_t)b), "second");
+	mach_program_free(p);
+}
+END_TEST
+
 START_TEST(test_text_round_trip)
 {
 	static const char src[] =
@@ -820,6 +892,7 @@ asm_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_every_op_round_trip);
 	tcase_add_test(tc, test_full_program_round_trip);
+	tcase_add_test(tc, test_append_grows_by_doubling);
 	tcase_add_test(tc, test_text_round_trip);
 	tcase_add_test(tc, test_directives);
 	tcase_add_test(tc, test_operand_forms);

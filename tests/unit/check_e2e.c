@@ -486,15 +486,6 @@ splash_with(const char *file)
 	return src;
 }
 
-/* The sanitizer build (gcc defines __SANITIZE_ADDRESS__) leaves v6e out
-   of the matrix below: a third compile and run of every export would
-   take it past its timeout; the plain build runs all three presets. */
-#ifdef __SANITIZE_ADDRESS__
-#define SPLASH_MASKS_V6E 0
-#else
-#define SPLASH_MASKS_V6E 1
-#endif
-
 /* Each mask kind the kernel applies, Sq != Skv and Dqk != Dv, bf16,
    soft-cap and sinks (tests/interp/splash_shapes.pk), forward and
    backward, compiled for small, v4 and v6e, against interpret mode; on
@@ -512,15 +503,12 @@ START_TEST(splash_masks)
 	VtOpts o = { .tol = 1e-5, .seed = 5, .tables = causal_tables };
 	char *src = splash_with("../../tests/interp/splash_shapes.pk");
 	VtUnit small, v4, v6e;
-	int i, on_v6e = SPLASH_MASKS_V6E;
+	int i;
 
-	/* one compile per preset for every export: a compile of this
-	   program takes seconds, ten minutes under the sanitizers */
+	/* one compile per preset for every export */
 	ck_assert_msg(vt_compile(&small, src, "small") == 0, "%s", small.text);
 	ck_assert_msg(vt_compile(&v4, src, "v4") == 0, "%s", v4.text);
-	if (on_v6e)
-		ck_assert_msg(vt_compile(&v6e, src, "v6e") == 0, "%s",
-		    v6e.text);
+	ck_assert_msg(vt_compile(&v6e, src, "v6e") == 0, "%s", v6e.text);
 	for (i = 0; e[i]; i++) {
 		char name[3][64];
 		int j;
@@ -536,15 +524,13 @@ START_TEST(splash_masks)
 		for (j = 0; j < 3; j++) {
 			splash_cost_check(&small, name[j], o.tol);
 			vt_check_unit(&v4, "v4", name[j], &o, NULL);
-			if (on_v6e)
-				vt_check_unit(&v6e, "v6e", name[j], &o, NULL);
+			vt_check_unit(&v6e, "v6e", name[j], &o, NULL);
 		}
 	}
 	vt_roundtrip(&small);
 	vt_free(&small);
 	vt_free(&v4);
-	if (on_v6e)
-		vt_free(&v6e);
+	vt_free(&v6e);
 	free(src);
 }
 END_TEST
@@ -664,10 +650,10 @@ suite(void)
 	tcase_add_test(t, splash_tables_of_another_mask_trap);
 
 	suite_add_tcase(s, t);
-	/* two compiles of a program of every mask's export and ninety
+	/* three compiles of a program of every mask's export and 171
 	   runs: minutes under the sanitizers */
 	m = tcase_create("splash_masks");
-	tcase_set_timeout(m, 3600);
+	tcase_set_timeout(m, 1200);
 	tcase_add_test(m, splash);
 	tcase_add_test(m, splash_masks);
 	tcase_add_test(m, splash_blocks_2048);
