@@ -14,8 +14,6 @@
 #include <string.h>
 
 #include "tools/pallasc.h"
-#include "kernels/splash/splash_host.h"
-#include "pallas/splash_mask.h"
 
 static int
 usage(const char *fmt, const char *arg)
@@ -205,140 +203,6 @@ load_npy(const char *path, InterpBuf *b)
 	return -1;
 }
 
-/*
- * The mask a Splash export applies: splash.pk's MASK, MA, MB, MC (a
- * window side of -1 is unbounded), or causal for a kernel without them.
- * NULL if they name no mask.
- */
-static SplashMask *
-export_mask(const CKernel *k)
-{
-	int64_t kind = sema_param(k, "MASK"), a = sema_param(k, "MA");
-	int64_t b = sema_param(k, "MB"), c = sema_param(k, "MC");
-
-	switch (kind) {
-	case -1: return splash_mask_causal(0);
-	case 0: return splash_mask_full();
-	case 1: return splash_mask_causal(a);
-	case 2: return splash_mask_local(a < 0 ? SPLASH_UNBOUNDED : a,
-	    b < 0 ? SPLASH_UNBOUNDED : b, c);
-	case 3: return splash_mask_chunked(a);
-	default: return NULL;
-	}
-}
-
-/*
- * The block_mask and data_next tables of mask m into b[bm], b[dn]:
- * [H, SQ / BQ, SKV / BKV], or transposed (a dKV kernel's block_mask_t
- * and data_next_t) [H, SKV / BKV, SQ / BQ]; and their description into
- * the kernel's mask_desc.
- */
-static int
-fill_tables(const CKernel *k, const SplashMask *m, int bm, int dn, int t,
-    InterpBuf *b)
-{
-	int64_t Sq = sema_param(k, "SQ"), Skv = sema_param(k, "SKV");
-	int64_t BQ = sema_param(k, "BQ"), BKV = sema_param(k, "BKV");
-	const Shape *sh = &k->op[bm].shape;
-	SplashMaskInfo info;
-	char err[256];
-	size_t n;
-	int i;
-
-	if (Sq <= 0 || Skv <= 0 || BQ <= 0 || BKV <= 0 ||
-	    k->op[bm].dtype != DT_I32 || sh->rank != 3 ||
-	    !shape_eq(sh, &k->op[dn].shape) ||
-	    (t ? Skv / BKV : Sq / BQ) != sh->d[1] ||
-	    (t ? Sq / BQ : Skv / BKV) != sh->d[2]) {
-		fprintf(stderr, "pallasc: error: --splash-mask needs a "
-		    "kernel with size parameters SQ, SKV, BQ, BKV and SMEM "
-		    "tables block_mask and data_next: i32[H, SQ / BQ, SKV / "
-		    "BKV] (or block_mask_t and data_next_t: i32[H, SKV / BKV, "
-		    "SQ / BQ])\n");
-		return -1;
-	}
-	if (splash_mask_info(m, (int)sh->d[0], Sq, Skv, (int)BQ, (int)BKV, t,
-	    &info, err, sizeof err)) {
-		fprintf(stderr, "pallasc: error: --splash-mask: %s\n", err);
-		return -1;
-	}
-	n = (size_t)shape_numel(sh) * sizeof(int32_t);
-	memcpy(b[bm].data, info.block_mask, n);
-	memcpy(b[dn].data, info.data_next, n);
-	for (i = 0; i < k->nop; i++)	/* the description the kernel checks */
-		if (k->op[i].role == ROLE_SMEM_TABLE &&
-		    strcmp(k->op[i].name, "mask_desc") == 0 &&
-		    k->op[i].dtype == DT_I32 &&
-		    shape_numel(&k->op[i].shape) == SPLASH_DESC_LEN)
-			memcpy(b[i].data, info.desc, sizeof info.desc);
-	splash_mask_info_free(&info);
-	return 0;
-}
-
-/*
- * Which Splash table an SMEM operand named n is: bit 0 set for data_next
- * (clear for block_mask), bit 1 for the transposed tables of a dKV
- * kernel (block_mask_t, data_next_t); 4 for mask_desc, the tables'
- * description; -1 for another name.
- */
-static int
-splash_table(const char *n)
-{
-	static const char *const name[] = { "block_mask", "data_next",
-	    "block_mask_t", "data_next_t", "mask_desc" };
-	int i;
-
-	for (i = 0; i < 5; i++)
-		if (strcmp(n, name[i]) == 0)
-			return i;
-	return -1;
-}
-
-/*
- * --splash-mask: the tables of the mask given, which must be the one the
- * export applies (other tables would give wrong numbers).
- */
-static int
-splash_tables(const RunOpts *r, const CKernel *k, InterpBuf *b)
-{
-	SplashMask *want = export_mask(k), *got;
-	char err[256], have[128], said[128];
-	int bm = -1, dn = -1, t = 0, i, rc = -1;
-
-	for (i = 0; i < k->nop; i++) {
-		int which = splash_table(k->op[i].name);
-		if (k->op[i].role != ROLE_SMEM_TABLE || which < 0 ||
-		    which == 4)
-			continue;
-		if (which & 1)
-			dn = i;
-		else
-			bm = i;
-		t |= which >> 1;
-	}
-	if (!(got = splash_mask_parse(r->splash_mask, NULL, NULL, err,
-	    sizeof err)))
-		fprintf(stderr, "pallasc: error: --splash-mask=%s: %s\n",
-		    r->splash_mask, err);
-	else if (!want || bm < 0 || dn < 0)
-		fprintf(stderr, "pallasc: error: --splash-mask needs a Splash "
-		    "kernel (SMEM tables block_mask and data_next, or their "
-		    "transposes block_mask_t and data_next_t; a mask by "
-		    "its MASK, MA, MB, MC parameters, as kernels/splash/"
-		    "splash.pk)\n");
-	else if (splash_mask_hash(got) != splash_mask_hash(want)) {
-		splash_mask_describe(want, have, sizeof have);
-		splash_mask_describe(got, said, sizeof said);
-		fprintf(stderr, "pallasc: error: --splash-mask=%s builds the "
-		    "tables of %s, but '%s' applies %s: its tables would give "
-		    "wrong numbers\n", r->splash_mask, said, k->name, have);
-	} else
-		rc = fill_tables(k, want, bm, dn, t, b);
-	splash_mask_free(got);
-	splash_mask_free(want);
-	return rc;
-}
-
 /* Fills one input (or table) and names it. */
 static int
 make_input(const RunOpts *r, int idx, int table, InterpBuf *b)
@@ -404,10 +268,10 @@ run_smem_tables(const RunOpts *r, const CKernel *k, InterpBuf *b,
 		}
 	rc = check_names(r->smem.v, r->smem.n, names, n, "--smem");
 	free(names);
-	if (!rc && r->splash_mask && (rc = splash_tables(r, k, b)) == 0)
+	if (!rc && r->splash_mask && (rc = run_splash_tables(r, k, b)) == 0)
 		for (i = 0; i < k->nop; i++)
 			known[i] |= k->op[i].role == ROLE_SMEM_TABLE &&
-			    splash_table(k->op[i].name) >= 0;
+			    run_splash_fills(k, i);
 	for (i = 0; i < k->nop && !rc; i++) {
 		const char *path;
 		if (k->op[i].role != ROLE_SMEM_TABLE || !(path =
@@ -520,11 +384,10 @@ run_kernel(const RunOpts *r, const CheckedModule *m, const CExport *e,
 		    check_names(r->file.v, r->file.n, names + ntab, nin,
 		    "--input-file");
 	if (!rc && r->splash_mask)
-		rc = splash_tables(r, k, b);
+		rc = run_splash_tables(r, k, b);
 	for (i = 0; i < k->nop && !rc; i++)
 		if (k->op[i].role != ROLE_OUT && !(r->splash_mask &&
-		    k->op[i].role == ROLE_SMEM_TABLE &&
-		    splash_table(k->op[i].name) >= 0))
+		    run_splash_fills(k, i)))
 			rc = make_input(r, i, k->op[i].role ==
 			    ROLE_SMEM_TABLE, &b[i]);
 	o.shuffle = r->shuffle;

@@ -77,7 +77,16 @@ int sim_kernel(const RunOpts *r, const CheckedModule *m, const char *name,
     InterpBuf *b, int n, Diag *d, Buf *stats);
 
 /*
- * The SMEM tables of kernel k that --smem files and --splash-causal
+ * pallasc-splash.c: --splash-mask.  run_splash_tables fills the Splash
+ * tables of kernel k in b (allocated) from the mask given, and a
+ * SEGMENTS kernel's ids where b holds them; 0, or -1 after a message.
+ * run_splash_fills says whether it fills operand i.
+ */
+int run_splash_tables(const RunOpts *r, const CKernel *k, InterpBuf *b);
+int run_splash_fills(const CKernel *k, int i);
+
+/*
+ * The SMEM tables of kernel k that --smem files and --splash-mask
  * give: allocates b[i] for every table operand i (the caller frees them
  * with interp_buf_free) and sets known[i] for those filled.  Returns 0,
  * or -1 after a message on stderr.

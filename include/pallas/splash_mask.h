@@ -198,11 +198,21 @@ uint64_t splash_mask_check(const SplashMask *m, int H, long Sq, long Skv,
 /*
  * The parameters MASK, MA, MB, MC by which a kernel of
  * kernels/splash/splash.pk applies mask m (its FULL, CAUSAL(off),
- * LOCAL(l, r, off), CHUNKED(c) macros; an unbounded window side is -1):
- * 0 and p[0..4), or -1 for a mask those kernels do not apply (segments,
- * dense, per-head, and/or) or whose parameters do not fit 32 bits.
+ * LOCAL(l, r, off), CHUNKED(c) and SEGMENTS macros; an unbounded window
+ * side is -1): 0 and p[0..4), or -1 for a mask those kernels do not
+ * apply (dense, per-head, and/or) or whose parameters do not fit 32
+ * bits.  A SEGMENTS kernel takes the ids as operands (q_seg, kv_seg:
+ * splash_mask_segment_ids()); they are not in p.
  */
 int splash_mask_kernel_params(const SplashMask *m, long p[4]);
+
+/*
+ * The ids of a segments mask m (the library's copies, valid while m
+ * lives): *q_ids[0 .. *Sq) and *kv_ids[0 .. *Skv).  0, or -1 if m is not
+ * a segments mask.
+ */
+int splash_mask_segment_ids(const SplashMask *m, long *Sq,
+    const int32_t **q_ids, long *Skv, const int32_t **kv_ids);
 
 /*
  * The table mask_desc of the splash.pk kernels, int32[SPLASH_DESC_LEN]:

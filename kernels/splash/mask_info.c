@@ -588,6 +588,9 @@ splash_mask_kernel_params(const SplashMask *m, long p[4])
 	case SPLASH_MASK_CHUNKED:
 		p[0] = 3, p[1] = m->chunk;
 		break;
+	case SPLASH_MASK_SEGMENTS:	/* the ids are operands */
+		p[0] = 4;
+		break;
 	default:
 		p[0] = -1;
 		return -1;

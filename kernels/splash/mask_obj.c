@@ -310,6 +310,19 @@ splash_mask_kind(const SplashMask *m)
 }
 
 int
+splash_mask_segment_ids(const SplashMask *m, long *Sq,
+    const int32_t **q_ids, long *Skv, const int32_t **kv_ids)
+{
+	if (!m || m->kind != SPLASH_MASK_SEGMENTS)
+		return -1;
+	*Sq = m->Sq;
+	*q_ids = m->q_ids;
+	*Skv = m->Skv;
+	*kv_ids = m->kv_ids;
+	return 0;
+}
+
+int
 splash_mask_at(const SplashMask *m, int h, long q, long k)
 {
 	if (!m || q < 0 || k < 0)

@@ -73,6 +73,48 @@ for mode in --interpret ""; do
 		bad "splash_sinks $mode: empty rows' lse: $(cat "$tmp/out")"
 done
 
+# 2d. A SEGMENTS export takes its ids from the files --splash-mask names:
+# with one segment it keeps every pair, as splash_full on the same
+# inputs (small: both are H 2, S 256, D 32), in both modes.
+# shellcheck disable=SC2046
+"$check" table "$tmp/one.npy" $(awk 'BEGIN { for (i = 0; i < 256; i++)
+	printf "0 " }') || exit 99
+"$check" table "$tmp/short.npy" 0 0 0 || exit 99
+for mode in --interpret ""; do
+	# shellcheck disable=SC2086
+	"$PALLASC" -m small $mode --run "$shapes" --entry splash_full \
+		--splash-mask=full >"$tmp/full" 2>&1 ||
+		bad "splash_full $mode: exit status $?"
+	# shellcheck disable=SC2086
+	"$PALLASC" -m small $mode --run "$shapes" --entry splash_segments \
+		--splash-mask="segments:$tmp/one.npy,$tmp/one.npy" \
+		>"$tmp/out" 2>&1 || bad "splash_segments $mode: exit $?"
+	grep -A1 "^o:" "$tmp/full" >"$tmp/o1"
+	grep -A1 "^o:" "$tmp/out" >"$tmp/o2"
+	[ -s "$tmp/o1" ] && cmp -s "$tmp/o1" "$tmp/o2" ||
+		bad "splash_segments $mode, one segment: $(cat "$tmp/out")"
+done
+for m in causal "segments:$tmp/one.npy" "segments:$tmp/one.npy,$tmp/none.npy" \
+    "segments:$tmp/one.npy,$tmp/short.npy"; do
+	"$PALLASC" -m small --interpret --run "$shapes" \
+		--entry splash_segments --splash-mask="$m" >"$tmp/out" 2>&1
+	[ $? -eq 1 ] || bad "--splash-mask=$m on segments: $(cat "$tmp/out")"
+done
+grep -q "error: --splash-mask: .*256" "$tmp/out" ||
+	bad "segment ids of the wrong length: $(cat "$tmp/out")"
+"$PALLASC" -m small --interpret --run "$shapes" --entry splash_segments \
+	--splash-mask=causal >"$tmp/out" 2>&1
+grep -q "'splash_fwd' applies segment ids: give them with --splash-mask=segments:Q.npy,KV.npy" "$tmp/out" ||
+	bad "--splash-mask=causal on segments: $(cat "$tmp/out")"
+"$PALLASC" -m small --interpret --run "$shapes" --entry splash_segments \
+	--splash-mask=segments:"$tmp/one.npy" >"$tmp/out" 2>&1
+grep -q "segments takes two .npy files" "$tmp/out" ||
+	bad "segments with one file: $(cat "$tmp/out")"
+"$PALLASC" -m small --interpret --run "$shapes" --entry splash_full \
+	--splash-mask="segments:$tmp/one.npy,$tmp/one.npy" >"$tmp/out" 2>&1
+grep -q "builds the tables of segments:<256,256 ids>, but 'splash_fwd' applies full" "$tmp/out" ||
+	bad "segments on a full export: $(cat "$tmp/out")"
+
 # 3. Checksums of the toy func with inputs of ones: every row of h is
 # constant, so softmax gives 1/64 everywhere and p @ w2 is exactly 1.
 "$PALLASC" --interpret --run "$top_srcdir/tests/interp/toy.pk" --input=ones \

@@ -278,6 +278,7 @@ causal_tables(const CKernel *k, InterpBuf *b, void *arg)
 		    export_mask, tr.ctx, b[bm].data, b[dn].data), 0);
 	export_desc(k, b, t);
 	splash_test_sinks(k, b, &n, sinks);	/* a forward's operand */
+	splash_test_segments(k, b);
 	if (splash_operand(k, "lse") >= 0 &&
 	    k->op[splash_operand(k, "lse")].role == ROLE_IN)
 		bwd_inputs(k, b);
@@ -387,6 +388,9 @@ cost_tables(const CKernel *k, InterpBuf *b, void *arg)
 		c->flops = run * blk * (uint64_t)(n.Dqk + n.Dv);
 		c->read = 2 * n.H * nq * nk * 4 + 10 * 4 +	/* mask_desc */
 		    (splash_operand(k, "sinks") >= 0 ? n.H * 4 : 0) +
+		    /* ids: a q block per row, a kv block per step */
+		    (splash_operand(k, "q_seg") >= 0 ? n.H * (n.Sq +
+		    nq * n.Skv) * 4 : 0) +
 		    n.H * nq * BQ * n.Dqk * e +
 		    (uint64_t)kvf * BKV * (uint64_t)(n.Dqk + n.Dv) * e;
 		c->written = (uint64_t)n.H * n.Sq * (uint64_t)(n.Dv + 1) * 4;
@@ -486,10 +490,72 @@ splash_with(const char *file)
 	return src;
 }
 
+/*
+ * Export entry of u (a SEGMENTS kernel) given the tests' tables but ids
+ * of which one, in a full block on the diagonal, moved to a segment of
+ * its own: the compiled kernel stops, the caller gets PALLAS_ECHECK, and
+ * the trap's reason is interpret mode's message.
+ */
+static void
+segment_ids_trap(VtUnit *u, const char *entry)
+{
+	const CKernel *k = vt_kernel(u, entry);
+	InterpBuf *b = xcalloc((size_t)k->nop + 1, sizeof *b);
+	void **bufs = xcalloc((size_t)k->nop + 1, sizeof *bufs);
+	int i, nq = (int)(sema_param(k, "SQ") / sema_param(k, "BQ"));
+	int BQ = (int)sema_param(k, "BQ");
+	const char *want = "the Splash tables were built for other segment "
+	    "ids";
+	PallasDevice *dev;
+	PallasProgram *pg;
+	PallasTrap tr;
+	void *img;
+	size_t len, before;
+	char err[256];
+
+	for (i = 0; i < k->nop; i++) {
+		interp_buf_alloc(&b[i], k->op[i].name, k->op[i].dtype,
+		    &k->op[i].shape);
+		if (k->op[i].role == ROLE_IN)
+			interp_fill(&b[i], INTERP_RANDOM, 7 + (uint64_t)i);
+	}
+	causal_tables(k, b, NULL);
+	for (i = 0; i < nq && ((int32_t *)b[1].data)[i * nq + i] !=
+	    SPLASH_BLOCK_FULL; i++)
+		;
+	ck_assert_int_lt(i, nq);
+	interp_buf_set(&b[splash_operand(k, "q_seg")], i * BQ + BQ / 2, 1000);
+	for (i = 0; i < k->nop; i++)
+		bufs[i] = b[i].data;
+	ck_assert_int_eq(mach_image_write(u->prog, &img, &len, err,
+	    sizeof err), MACH_OK);
+	ck_assert_int_eq(pallas_device_open(u->prog->preset, &dev), PALLAS_OK);
+	ck_assert_int_eq(pallas_program_load(dev, img, len, &pg), PALLAS_OK);
+	ck_assert_int_eq(pallas_call(dev, pg, entry, bufs, (size_t)k->nop),
+	    PALLAS_ECHECK);
+	pallas_last_trap(dev, &tr);
+	ck_assert_int_eq(tr.kind, PALLAS_TRAP_CHECK);
+	ck_assert_msg(strstr(tr.reason, want), "%s: %s", entry, tr.reason);
+	fflush(u->out);
+	before = u->len;
+	ck_assert_int_ne(interp_kernel(k, b, k->nop, NULL, &u->d), 0);
+	fflush(u->out);
+	ck_assert_msg(strstr(u->text + before, tr.reason), "%s: compiled: "
+	    "%s; interpreted: %s", entry, tr.reason, u->text + before);
+	pallas_program_free(pg);
+	pallas_device_close(dev);
+	free(img);
+	for (i = 0; i < k->nop; i++)
+		interp_buf_free(&b[i]);
+	free(b);
+	free(bufs);
+}
+
 /* Each mask kind the kernel applies, Sq != Skv and Dqk != Dv, bf16,
    soft-cap and sinks (tests/interp/splash_shapes.pk), forward and
    backward, compiled for small, v4 and v6e, against interpret mode; on
-   small, the blocks that run and the bytes copied as splash_cost_check. */
+   small, the blocks that run and the bytes copied as splash_cost_check,
+   and segment ids that differ from the tables' as segment_ids_trap. */
 START_TEST(splash_masks)
 {
 	static const char *const e[] = { "splash_full", "splash_causal_m40",
@@ -499,7 +565,7 @@ START_TEST(splash_masks)
 		"splash_d64_32", "splash_d96_64", "splash_bf16_causal",
 		"splash_bf16_local", "splash_bf16_rect", "splash_cap_scale",
 		"splash_bf16_cap_sinks", "splash_sinks", "splash_f32_fast",
-		NULL };
+		"splash_segments", NULL };
 	VtOpts o = { .tol = 1e-5, .seed = 5, .tables = causal_tables };
 	char *src = splash_with("../../tests/interp/splash_shapes.pk");
 	VtUnit small, v4, v6e;
@@ -527,6 +593,9 @@ START_TEST(splash_masks)
 			vt_check_unit(&v6e, "v6e", name[j], &o, NULL);
 		}
 	}
+	segment_ids_trap(&small, "splash_segments");
+	segment_ids_trap(&small, "splash_segments_dq");
+	segment_ids_trap(&small, "splash_segments_dkv");
 	vt_roundtrip(&small);
 	vt_free(&small);
 	vt_free(&v4);

@@ -336,6 +336,7 @@ splash_run(const char *file, const char *name, int empty, double *err_o,
 	b = operands(k, 10);
 	nq = (int64_t)n.H * n.Sq;
 	splash_test_sinks(k, b, &n, sinks);
+	splash_test_segments(k, b);
 	q = splash_prescale(&b[splash_operand(k, "q")], &n);
 	kf = splash_floats(&b[splash_operand(k, "k")]);
 	vf = splash_floats(&b[splash_operand(k, "v")]);
@@ -410,6 +411,8 @@ static const struct { const char *file, *name; } splash_shapes[] = {
 	{ "tests/interp/splash_shapes.pk", "splash_sinks" },
 	/* f32 at the default precision */
 	{ "tests/interp/splash_shapes.pk", "splash_f32_fast" },
+	/* segment ids */
+	{ "tests/interp/splash_shapes.pk", "splash_segments" },
 };
 
 /* Splash's own tolerances: f32 1e-5; bf16 inputs, and f32 dots at the
@@ -490,6 +493,64 @@ START_TEST(splash_tables_of_another_mask_are_refused)
 	splash_mask_free(m);
 	free_operands(k, b);
 	unload(&f);
+}
+END_TEST
+
+/*
+ * Tables of the tests' segment ids given ids of which one, q_seg[600],
+ * moved to a segment of its own: block (4, 4), full in the tables, is
+ * then partial.  Each kernel counts the difference over that block's
+ * row of steps and stops at the row's last step (the dKV kernel's rows
+ * run over query heads and blocks).
+ */
+START_TEST(splash_tables_of_other_segment_ids_are_refused)
+{
+	static const char *const name[3] = { "splash_segments",
+	    "splash_segments_dq", "splash_segments_dkv" };
+	static const char *const at[3] = { "(h=0, i=4, j=7)",
+	    "(h=0, i=4, j=7)", "(g=0, j=4, r=1, i=7)" };
+	int w;
+
+	for (w = 0; w < 3; w++) {
+		Fixture f;
+		const CKernel *k;
+		InterpBuf *b;
+		InterpOptions o = {0};
+		SplashDims n;
+		SplashTransposed t;
+		int BQ, BKV, qs;
+		char want[160];
+
+		load(&f, "tests/interp/splash_shapes.pk");
+		k = kernel_named(&f, name[w]);
+		n = export_dims(k);
+		BQ = (int)sema_param(k, "BQ");
+		BKV = (int)sema_param(k, "BKV");
+		t.fn = export_mask;
+		t.ctx = export_mask_ctx(k);
+		b = operands(k, 10);
+		if (w == 2)
+			ck_assert_int_eq(splash_mask_tables(n.H, n.Skv, n.Sq,
+			    BKV, BQ, splash_transposed, &t, b[1].data,
+			    b[0].data), 0);
+		else
+			ck_assert_int_eq(splash_mask_tables(n.H, n.Sq, n.Skv,
+			    BQ, BKV, t.fn, t.ctx, b[1].data, b[0].data), 0);
+		ck_assert_int_eq(((int32_t *)b[1].data)[4 * (n.Sq / BQ) + 4],
+		    SPLASH_BLOCK_FULL);
+		export_desc(k, b, w == 2);
+		splash_test_segments(k, b);
+		qs = splash_operand(k, "q_seg");
+		interp_buf_set(&b[qs], 600, 1000);
+		ck_assert_int_ne(interp_kernel(k, b, k->nop, &o, &f.d), 0);
+		snprintf(want, sizeof want, "check failed at grid point %s: "
+		    "the Splash tables were built for other segment ids",
+		    at[w]);
+		ck_assert_msg(strstr(diags(&f), want), "%s: %s", name[w],
+		    diags(&f));
+		free_operands(k, b);
+		unload(&f);
+	}
 }
 END_TEST
 
@@ -652,6 +713,7 @@ splash_bwd_run(const char *file, const char *const name[3], int empty,
 	/* forward: o, lse */
 	bf = operands(kf, 20);
 	splash_test_sinks(kf, bf, &n, sinks);
+	splash_test_segments(kf, bf);	/* dq and dkv copy them */
 	q = splash_prescale(&bf[splash_operand(kf, "q")], &n);
 	ck_assert_int_eq(splash_mask_tables(n.H, n.Sq, n.Skv, (int)BQ,
 	    (int)BKV, t.fn, t.ctx, bf[1].data, bf[0].data), 0);
@@ -751,6 +813,7 @@ static const struct { const char *file, *name[3]; } splash_bwd_shapes[] = {
 	BWD("splash_bf16_cap_sinks"),
 	BWD("splash_sinks"),
 	BWD("splash_f32_fast"),
+	BWD("splash_segments"),
 #undef BWD
 };
 
@@ -1200,6 +1263,7 @@ suite(void)
 	    (int)countof(splash_shapes));
 	tcase_add_test(t, splash_skipped_steps_fetch_nothing);
 	tcase_add_test(t, splash_tables_of_another_mask_are_refused);
+	tcase_add_test(t, splash_tables_of_other_segment_ids_are_refused);
 	tcase_add_loop_test(t, splash_block_sizes_agree, 0, 3);
 	tcase_add_loop_test(t, splash_vjp_finite_differences, 0, 3);
 	tcase_add_test(t, splash_bwd_empty_rows);

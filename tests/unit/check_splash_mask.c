@@ -727,11 +727,11 @@ START_TEST(descriptions_name_the_kernel_parameters)
 		{ "local:inf,10", { 2, -1, 10, 0 } },
 		{ "chunked:50", { 3, 50, 0, 0 } },
 	};
-	const int32_t ids[4] = { 0, 0, 1, 1 };
+	const int32_t ids[4] = { 0, 0, 1, 1 }, *qi, *ki;
 	SplashMask *m;
 	SplashMaskInfo info;
 	int32_t d[SPLASH_DESC_LEN];
-	long p[4];
+	long p[4], lq, lk;
 	size_t i;
 	int j;
 
@@ -753,8 +753,26 @@ START_TEST(descriptions_name_the_kernel_parameters)
 		splash_mask_info_free(&info);
 		splash_mask_free(m);
 	}
-	m = splash_mask_segments(4, ids, 4, ids);
+	/* segments: MASK 4, the ids (operands) are not in the parameters */
+	m = splash_mask_segments(4, ids, 3, ids + 1);
+	ck_assert_int_eq(splash_mask_kernel_params(m, p), 0);
+	ck_assert(p[0] == 4 && p[1] == 0 && p[2] == 0 && p[3] == 0);
+	splash_mask_desc(m, 4, 3, 2, 1, 0, d);
+	ck_assert(d[1] == 4 && d[2] == 0 && d[3] == 0 && d[4] == 0);
+	ck_assert_int_eq(splash_mask_segment_ids(m, &lq, &qi, &lk, &ki), 0);
+	ck_assert(lq == 4 && lk == 3 && qi[2] == 1 && ki[0] == 0 &&
+	    ki[2] == 1 && qi != ids && ki != ids + 1);	/* copies */
+	splash_mask_free(m);
+	/* a segments mask inside another applies no kernel */
+	{
+		SplashMask *a = splash_mask_segments(4, ids, 4, ids);
+		SplashMask *c = splash_mask_causal(0);
+		m = splash_mask_and(a, c);
+		splash_mask_free(a);
+		splash_mask_free(c);
+	}
 	ck_assert_int_eq(splash_mask_kernel_params(m, p), -1);
+	ck_assert_int_eq(splash_mask_segment_ids(m, &lq, &qi, &lk, &ki), -1);
 	splash_mask_desc(m, 4, 4, 2, 2, 0, d);
 	ck_assert_int_eq(d[1], -1);
 	splash_mask_free(m);

@@ -17,6 +17,22 @@
 #include "dsl/sema/checked.h"
 #include "kernels/splash/splash_host.h"
 
+/*
+ * The segment id the tests give position pos of a SEGMENTS export, the
+ * same for queries and keys: segment n spans [8 n^2, 8 (n + 1)^2), of
+ * lengths 8, 24, 40, ..., so that blocks of 32 and of 128 rows meet
+ * full, partial and empty blocks.
+ */
+static inline int32_t
+splash_test_segment(long pos)
+{
+	int32_t n = 0;
+
+	while (8L * (n + 1) * (n + 1) <= pos)
+		n++;
+	return n;
+}
+
 /* A SplashMaskFn over ctx = the export's int64_t {MASK, MA, MB, MC}. */
 static inline int
 export_mask(void *ctx, int h, int q, int k)
@@ -30,6 +46,7 @@ export_mask(void *ctx, int h, int q, int k)
 	case 2: return (p[1] < 0 || k >= q + p[3] - p[1]) &&
 	    (p[2] < 0 || k <= q + p[3] + p[2]);
 	case 3: return k <= q && k / p[1] == q / p[1];
+	case 4: return splash_test_segment(q) == splash_test_segment(k);
 	default: return 0;
 	}
 }
@@ -134,6 +151,22 @@ splash_test_sinks(const CKernel *k, InterpBuf *b, SplashDims *n,
 			interp_buf_set(&b[i], h, s[h]);
 	}
 	n->sinks = s;
+}
+
+/* splash_test_segment's ids into the operands q_seg and kv_seg of b,
+   where the export has them (SEGMENTS). */
+static inline void
+splash_test_segments(const CKernel *k, InterpBuf *b)
+{
+	static const char *const name[] = { "q_seg", "kv_seg" };
+	int64_t p, i;
+	int w;
+
+	for (w = 0; w < 2; w++)
+		if ((i = splash_operand(k, name[w])) >= 0)
+			for (p = 0; p < shape_numel(&b[i].shape); p++)
+				interp_buf_set(&b[i], p,
+				    splash_test_segment((long)p));
 }
 
 /* The same into the kernel's mask_desc operand of b, if it has one. */
