@@ -12,12 +12,14 @@
 #include "tools/pallasc.h"
 #include "pallas/splash_mask.h"
 
-enum { SEGMENTS = 4 };	/* splash.pk's MASK of SEGMENTS */
+enum { SEGMENTS = 4, DENSE = 5 };	/* splash.pk's MASK of each */
+
+static int splash_operand(const char *n);
 
 /*
  * The mask a Splash export applies: splash.pk's MASK, MA, MB, MC (a
  * window side of -1 is unbounded), or causal for a kernel without them.
- * NULL if they name no mask, or name SEGMENTS, whose ids are data.
+ * NULL if they name no mask, or name SEGMENTS or DENSE, which are data.
  */
 static SplashMask *
 export_mask(const CKernel *k)
@@ -34,6 +36,47 @@ export_mask(const CKernel *k)
 	case 3: return splash_mask_chunked(a);
 	default: return NULL;
 	}
+}
+
+/*
+ * A DENSE kernel's stored blocks from info: mask_next (n bytes, as
+ * block_mask) and the partial blocks, where b holds them; the kernel's
+ * MA says how many it takes.  0, or -1 after a message.
+ */
+static int
+fill_dense(const CKernel *k, const SplashMaskInfo *info, size_t n,
+    InterpBuf *b)
+{
+	int64_t np = sema_param(k, "MA");
+	int i, w;
+
+	if (np != info->npartial) {
+		fprintf(stderr, "pallasc: error: --splash-mask: the mask has "
+		    "%d distinct partial blocks of %d x %d, but '%s' stores "
+		    "%lld: export it with DENSE(%d)\n", info->npartial,
+		    info->transposed ? info->BKV : info->BQ,
+		    info->transposed ? info->BQ : info->BKV, k->name,
+		    (long long)np, info->npartial);
+		return -1;
+	}
+	for (i = 0; i < k->nop; i++) {
+		if (!run_splash_fills(k, i) || !b[i].data ||
+		    (w = splash_operand(k->op[i].name)) < 7)
+			continue;
+		if (w < 9)
+			memcpy(b[i].data, info->mask_next, n);
+		else if (shape_numel(&b[i].shape) == np * info->BQ *
+		    info->BKV)
+			memcpy(b[i].data, info->partial,
+			    (size_t)shape_numel(&b[i].shape));
+		else {
+			fprintf(stderr, "pallasc: error: --splash-mask: '%s' "
+			    "is not %lld blocks of %d x %d\n", k->op[i].name,
+			    (long long)np, info->BQ, info->BKV);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 /*
@@ -74,6 +117,10 @@ fill_tables(const CKernel *k, const SplashMask *m, int bm, int dn, int t,
 	n = (size_t)shape_numel(sh) * sizeof(int32_t);
 	memcpy(b[bm].data, info.block_mask, n);
 	memcpy(b[dn].data, info.data_next, n);
+	if (sema_param(k, "MASK") == DENSE && fill_dense(k, &info, n, b)) {
+		splash_mask_info_free(&info);
+		return -1;
+	}
 	for (i = 0; i < k->nop; i++)	/* the description the kernel checks */
 		if (k->op[i].role == ROLE_SMEM_TABLE &&
 		    strcmp(k->op[i].name, "mask_desc") == 0 &&
@@ -89,16 +136,18 @@ fill_tables(const CKernel *k, const SplashMask *m, int bm, int dn, int t,
  * data_next (clear for block_mask), bit 1 for the transposed tables of
  * a dKV kernel (block_mask_t, data_next_t); 4 for mask_desc, the
  * tables' description; 5 and 6 for a SEGMENTS kernel's ids q_seg and
- * kv_seg; -1 for another name.
+ * kv_seg; 7 to 10 for a DENSE kernel's mask_next, mask_next_t (SMEM) and
+ * partial, partial_t (its stored blocks); -1 for another name.
  */
 static int
 splash_operand(const char *n)
 {
 	static const char *const name[] = { "block_mask", "data_next",
-	    "block_mask_t", "data_next_t", "mask_desc", "q_seg", "kv_seg" };
+	    "block_mask_t", "data_next_t", "mask_desc", "q_seg", "kv_seg",
+	    "mask_next", "mask_next_t", "partial", "partial_t" };
 	int i;
 
-	for (i = 0; i < 7; i++)
+	for (i = 0; i < 11; i++)
 		if (strcmp(n, name[i]) == 0)
 			return i;
 	return -1;
@@ -108,9 +157,14 @@ int
 run_splash_fills(const CKernel *k, int i)
 {
 	int w = splash_operand(k->op[i].name);
+	int64_t mask = sema_param(k, "MASK");
 
-	return w >= 0 && (w < 5 ? k->op[i].role == ROLE_SMEM_TABLE :
-	    k->op[i].role == ROLE_IN && sema_param(k, "MASK") == SEGMENTS);
+	if (w < 5)
+		return w >= 0 && k->op[i].role == ROLE_SMEM_TABLE;
+	if (w < 7)
+		return k->op[i].role == ROLE_IN && mask == SEGMENTS;
+	return k->op[i].role == (w < 9 ? ROLE_SMEM_TABLE : ROLE_IN) &&
+	    mask == DENSE;
 }
 
 /* The ids of segments mask m into the kernel's q_seg and kv_seg, where
@@ -275,6 +329,13 @@ same_mask(const CKernel *k, const SplashMask *want, const SplashMask *got,
 		fprintf(stderr, "pallasc: error: '%s' applies segment ids: "
 		    "give them with --splash-mask=segments:Q.npy,KV.npy\n",
 		    k->name);
+		return 0;
+	}
+	if (sema_param(k, "MASK") == DENSE) {
+		if (splash_mask_kind(got) == SPLASH_MASK_DENSE)
+			return 1;
+		fprintf(stderr, "pallasc: error: '%s' applies a dense mask: "
+		    "give it with --splash-mask=dense:M.npy\n", k->name);
 		return 0;
 	}
 	if (!want) {

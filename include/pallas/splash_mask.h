@@ -198,11 +198,14 @@ uint64_t splash_mask_check(const SplashMask *m, int H, long Sq, long Skv,
 /*
  * The parameters MASK, MA, MB, MC by which a kernel of
  * kernels/splash/splash.pk applies mask m (its FULL, CAUSAL(off),
- * LOCAL(l, r, off), CHUNKED(c) and SEGMENTS macros; an unbounded window
- * side is -1): 0 and p[0..4), or -1 for a mask those kernels do not
- * apply (dense, per-head, and/or) or whose parameters do not fit 32
- * bits.  A SEGMENTS kernel takes the ids as operands (q_seg, kv_seg:
- * splash_mask_segment_ids()); they are not in p.
+ * LOCAL(l, r, off), CHUNKED(c), SEGMENTS and DENSE(np) macros; an
+ * unbounded window side is -1): 0 and p[0..4), or -1 for a mask those
+ * kernels do not apply (per-head, and/or, or a segments or dense mask
+ * inside one) or whose parameters do not fit 32 bits.  A SEGMENTS
+ * kernel takes the ids as operands (q_seg, kv_seg:
+ * splash_mask_segment_ids()), a DENSE one the stored blocks (mask_next,
+ * partial: splash_mask_info()); for DENSE, p[1] is -1: np, the count of
+ * distinct partial blocks, depends on the block sizes (info.npartial).
  */
 int splash_mask_kernel_params(const SplashMask *m, long p[4]);
 
@@ -223,7 +226,10 @@ int splash_mask_segment_ids(const SplashMask *m, long *Sq,
  *
  * A kernel compiled for one mask and shapes compares it with its own
  * parameters and stops with an error on a difference (a length past 32
- * bits is stored as INT32_MIN, which no parameter matches).
+ * bits is stored as INT32_MIN, which no parameter matches).  For a dense
+ * mask [2] is the count of distinct partial blocks, which only
+ * splash_mask_info() knows: splash_mask_desc() stores INT32_MIN there,
+ * info.desc the count.
  */
 enum { SPLASH_DESC_LEN = 10, SPLASH_DESC_MAGIC = 0x53504c31 /* SPL1 */ };
 void splash_mask_desc(const SplashMask *m, long Sq, long Skv, int BQ,

@@ -519,6 +519,8 @@ splash_mask_info(const SplashMask *m, int H, long Sq, long Skv, int BQ,
 	free_sets(&b);
 	info->check = splash_mask_check(m, H, Sq, Skv, BQ, BKV, transposed);
 	splash_mask_desc(m, Sq, Skv, BQ, BKV, transposed, info->desc);
+	if (m->kind == SPLASH_MASK_DENSE)	/* DENSE(np): np blocks stored */
+		info->desc[2] = info->npartial;
 	return 0;
 }
 
@@ -591,6 +593,9 @@ splash_mask_kernel_params(const SplashMask *m, long p[4])
 	case SPLASH_MASK_SEGMENTS:	/* the ids are operands */
 		p[0] = 4;
 		break;
+	case SPLASH_MASK_DENSE:	/* the blocks are operands; their count */
+		p[0] = 5, p[1] = -1;	/* depends on the block sizes */
+		return 0;
 	default:
 		p[0] = -1;
 		return -1;
@@ -613,6 +618,8 @@ splash_mask_desc(const SplashMask *m, long Sq, long Skv, int BQ, int BKV,
 	desc[0] = SPLASH_DESC_MAGIC;
 	for (i = 0; i < 4; i++)
 		desc[1 + i] = i32_or_min(p[i]);
+	if (p[0] == 5)		/* known once the blocks are: info.desc */
+		desc[2] = INT32_MIN;
 	desc[5] = i32_or_min(Sq);
 	desc[6] = i32_or_min(Skv);
 	desc[7] = BQ;

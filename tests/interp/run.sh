@@ -73,6 +73,14 @@ for mode in --interpret ""; do
 		bad "splash_sinks $mode: empty rows' lse: $(cat "$tmp/out")"
 done
 
+# refused ENTRY MASK TEXT: --splash-mask=MASK on ENTRY (small, interpret
+# mode) fails, with TEXT in its message.
+refused() {
+	"$PALLASC" -m small --interpret --run "$shapes" --entry "$1" \
+		--splash-mask="$2" >"$tmp/out" 2>&1 && bad "--splash-mask=$2 on $1: exit 0"
+	grep -q "$3" "$tmp/out" || bad "--splash-mask=$2 on $1: $(cat "$tmp/out")"
+}
+
 # 2d. A SEGMENTS export takes its ids from the files --splash-mask names:
 # with one segment it keeps every pair, as splash_full on the same
 # inputs (small: both are H 2, S 256, D 32), in both modes.
@@ -102,18 +110,26 @@ for m in causal "segments:$tmp/one.npy" "segments:$tmp/one.npy,$tmp/none.npy" \
 done
 grep -q "error: --splash-mask: .*256" "$tmp/out" ||
 	bad "segment ids of the wrong length: $(cat "$tmp/out")"
-"$PALLASC" -m small --interpret --run "$shapes" --entry splash_segments \
-	--splash-mask=causal >"$tmp/out" 2>&1
-grep -q "'splash_fwd' applies segment ids: give them with --splash-mask=segments:Q.npy,KV.npy" "$tmp/out" ||
-	bad "--splash-mask=causal on segments: $(cat "$tmp/out")"
-"$PALLASC" -m small --interpret --run "$shapes" --entry splash_segments \
-	--splash-mask=segments:"$tmp/one.npy" >"$tmp/out" 2>&1
-grep -q "segments takes two .npy files" "$tmp/out" ||
-	bad "segments with one file: $(cat "$tmp/out")"
-"$PALLASC" -m small --interpret --run "$shapes" --entry splash_full \
-	--splash-mask="segments:$tmp/one.npy,$tmp/one.npy" >"$tmp/out" 2>&1
-grep -q "builds the tables of segments:<256,256 ids>, but 'splash_fwd' applies full" "$tmp/out" ||
-	bad "segments on a full export: $(cat "$tmp/out")"
+refused splash_segments causal "'splash_fwd' applies segment ids: give them with --splash-mask=segments:Q.npy,KV.npy"
+refused splash_segments "segments:$tmp/one.npy" "segments takes two .npy files"
+refused splash_full "segments:$tmp/one.npy,$tmp/one.npy" "builds the tables of segments:<256,256 ids>, but 'splash_fwd' applies full"
+
+# 2e. A DENSE export takes its blocks from the mask --splash-mask=dense
+# names: keys alternately dropped and kept make one distinct partial
+# block; compiled and interpreted agree; a mask of another block count
+# is refused, naming the count the export needs.
+"$check" iseq "$tmp/checker.npy" 256 256 0 2 || exit 99
+for mode in --interpret ""; do
+	rm -rf "$tmp/d$mode" && mkdir "$tmp/d$mode" || exit 99
+	# shellcheck disable=SC2086
+	"$PALLASC" -m small $mode --run "$shapes" --entry splash_dense_1 \
+		--splash-mask="dense:$tmp/checker.npy" --save-dir "$tmp/d$mode" \
+		>"$tmp/out" 2>&1 || bad "splash_dense_1 $mode: $(cat "$tmp/out")"
+done
+"$check" same "$tmp/d--interpret/o.npy" "$tmp/d/o.npy" 1e-5 ||
+	bad "splash_dense_1: compiled and interpreted differ"
+refused splash_dense "dense:$tmp/checker.npy" "the mask has 1 distinct partial blocks of 32 x 32, but 'splash_fwd' stores 21: export it with DENSE(1)"
+refused splash_dense causal "'splash_fwd' applies a dense mask: give it with --splash-mask=dense:M.npy"
 
 # 3. Checksums of the toy func with inputs of ones: every row of h is
 # constant, so softmax gives 1/64 everywhere and p @ w2 is exactly 1.

@@ -279,6 +279,7 @@ causal_tables(const CKernel *k, InterpBuf *b, void *arg)
 	export_desc(k, b, t);
 	splash_test_sinks(k, b, &n, sinks);	/* a forward's operand */
 	splash_test_segments(k, b);
+	splash_test_dense_blocks(k, b);
 	if (splash_operand(k, "lse") >= 0 &&
 	    k->op[splash_operand(k, "lse")].role == ROLE_IN)
 		bwd_inputs(k, b);
@@ -391,6 +392,11 @@ cost_tables(const CKernel *k, InterpBuf *b, void *arg)
 		    /* ids: a q block per row, a kv block per step */
 		    (splash_operand(k, "q_seg") >= 0 ? n.H * (n.Sq +
 		    nq * n.Skv) * 4 : 0) +
+		    /* stored blocks: mask_next, and a block once per
+		       change of its index */
+		    (splash_operand(k, "partial") >= 0 ? n.H * nq * nk * 4 +
+		    (uint64_t)splash_kv_fetches(n.H, 1, (int)nq, (int)nk,
+		    b[splash_operand(k, "mask_next")].data) * BQ * BKV : 0) +
 		    n.H * nq * BQ * n.Dqk * e +
 		    (uint64_t)kvf * BKV * (uint64_t)(n.Dqk + n.Dv) * e;
 		c->written = (uint64_t)n.H * n.Sq * (uint64_t)(n.Dv + 1) * 4;
@@ -565,7 +571,7 @@ START_TEST(splash_masks)
 		"splash_d64_32", "splash_d96_64", "splash_bf16_causal",
 		"splash_bf16_local", "splash_bf16_rect", "splash_cap_scale",
 		"splash_bf16_cap_sinks", "splash_sinks", "splash_f32_fast",
-		"splash_segments", NULL };
+		"splash_segments", "splash_dense", NULL };
 	VtOpts o = { .tol = 1e-5, .seed = 5, .tables = causal_tables };
 	char *src = splash_with("../../tests/interp/splash_shapes.pk");
 	VtUnit small, v4, v6e;

@@ -337,6 +337,7 @@ splash_run(const char *file, const char *name, int empty, double *err_o,
 	nq = (int64_t)n.H * n.Sq;
 	splash_test_sinks(k, b, &n, sinks);
 	splash_test_segments(k, b);
+	splash_test_dense_blocks(k, b);
 	q = splash_prescale(&b[splash_operand(k, "q")], &n);
 	kf = splash_floats(&b[splash_operand(k, "k")]);
 	vf = splash_floats(&b[splash_operand(k, "v")]);
@@ -413,6 +414,8 @@ static const struct { const char *file, *name; } splash_shapes[] = {
 	{ "tests/interp/splash_shapes.pk", "splash_f32_fast" },
 	/* segment ids */
 	{ "tests/interp/splash_shapes.pk", "splash_segments" },
+	/* a dense mask, stored */
+	{ "tests/interp/splash_shapes.pk", "splash_dense" },
 };
 
 /* Splash's own tolerances: f32 1e-5; bf16 inputs, and f32 dots at the
@@ -714,6 +717,7 @@ splash_bwd_run(const char *file, const char *const name[3], int empty,
 	bf = operands(kf, 20);
 	splash_test_sinks(kf, bf, &n, sinks);
 	splash_test_segments(kf, bf);	/* dq and dkv copy them */
+	splash_test_dense_blocks(kf, bf);
 	q = splash_prescale(&bf[splash_operand(kf, "q")], &n);
 	ck_assert_int_eq(splash_mask_tables(n.H, n.Sq, n.Skv, (int)BQ,
 	    (int)BKV, t.fn, t.ctx, bf[1].data, bf[0].data), 0);
@@ -736,6 +740,7 @@ splash_bwd_run(const char *file, const char *const name[3], int empty,
 	ck_assert_int_eq(splash_mask_tables(n.H, n.Skv, n.Sq, (int)BKV,
 	    (int)BQ, splash_transposed, &t, bk[1].data, bk[0].data), 0);
 	export_desc(kk, bk, 1);
+	splash_test_dense_blocks(kk, bk);
 	for (i = 0; i < kk->nop; i++) {
 		const char *nm = kk->op[i].name;
 		if (kk->op[i].role != ROLE_IN)	/* tables: transposed */
@@ -814,6 +819,7 @@ static const struct { const char *file, *name[3]; } splash_bwd_shapes[] = {
 	BWD("splash_sinks"),
 	BWD("splash_f32_fast"),
 	BWD("splash_segments"),
+	BWD("splash_dense"),
 #undef BWD
 };
 

@@ -763,6 +763,24 @@ START_TEST(descriptions_name_the_kernel_parameters)
 	ck_assert(lq == 4 && lk == 3 && qi[2] == 1 && ki[0] == 0 &&
 	    ki[2] == 1 && qi != ids && ki != ids + 1);	/* copies */
 	splash_mask_free(m);
+	/* dense: MASK 5; the count of stored blocks, known to the info */
+	{
+		static const uint8_t keep[16] = { 1, 0, 1, 1,  0, 1, 1, 1,
+		    1, 0, 0, 0,  0, 1, 0, 0 };
+		m = splash_mask_dense(4, 4, keep);
+		ck_assert_int_eq(splash_mask_kernel_params(m, p), 0);
+		ck_assert(p[0] == 5 && p[1] == -1);
+		splash_mask_desc(m, 4, 4, 2, 2, 0, d);
+		ck_assert(d[1] == 5 && d[2] == INT32_MIN);
+		ck_assert_int_eq(splash_mask_info(m, 1, 4, 4, 2, 2, 0, &info,
+		    NULL, 0), 0);
+		/* blocks (0,0) {1,0,0,1}, (0,1) {1,1,1,1} full, (1,0)
+		   {1,0,0,1} again, (1,1) {0,0,0,0} empty */
+		ck_assert_int_eq(info.npartial, 1);
+		ck_assert(info.desc[1] == 5 && info.desc[2] == 1);
+		splash_mask_info_free(&info);
+		splash_mask_free(m);
+	}
 	/* a segments mask inside another applies no kernel */
 	{
 		SplashMask *a = splash_mask_segments(4, ids, 4, ids);

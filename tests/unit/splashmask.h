@@ -16,6 +16,7 @@
 #include "dsl/interp/interp.h"
 #include "dsl/sema/checked.h"
 #include "kernels/splash/splash_host.h"
+#include "pallas/splash_mask.h"
 
 /*
  * The segment id the tests give position pos of a SEGMENTS export, the
@@ -33,6 +34,18 @@ splash_test_segment(long pos)
 	return n;
 }
 
+/*
+ * The dense mask the tests give a DENSE export: causal, with holes near
+ * the diagonal (a pattern of k and q + k), none farther than 60 rows:
+ * blocks on and near the diagonal are partial, some alike, those far
+ * below it full.
+ */
+static inline int
+splash_test_dense(int q, int k)
+{
+	return k <= q && (q - k > 60 || (k % 3 != 0 && (q + k) % 7 != 0));
+}
+
 /* A SplashMaskFn over ctx = the export's int64_t {MASK, MA, MB, MC}. */
 static inline int
 export_mask(void *ctx, int h, int q, int k)
@@ -47,6 +60,7 @@ export_mask(void *ctx, int h, int q, int k)
 	    (p[2] < 0 || k <= q + p[3] + p[2]);
 	case 3: return k <= q && k / p[1] == q / p[1];
 	case 4: return splash_test_segment(q) == splash_test_segment(k);
+	case 5: return splash_test_dense(q, k);
 	default: return 0;
 	}
 }
@@ -167,6 +181,54 @@ splash_test_segments(const CKernel *k, InterpBuf *b)
 			for (p = 0; p < shape_numel(&b[i].shape); p++)
 				interp_buf_set(&b[i], p,
 				    splash_test_segment((long)p));
+}
+
+/*
+ * For a DENSE export, the stored blocks of splash_test_dense, built by
+ * the library (its block classification is checked against brute force
+ * in check_splash_mask.c), into the operands mask_next and partial (or
+ * mask_next_t and partial_t) of b; the library counts as many distinct
+ * partial blocks as the export's MA says.
+ */
+static inline void
+splash_test_dense_blocks(const CKernel *k, InterpBuf *b)
+{
+	int64_t H = sema_param(k, "H"), Sq = sema_param(k, "SQ");
+	int64_t Skv = sema_param(k, "SKV"), q, kk;
+	int mn = splash_operand(k, "mask_next"), pa = splash_operand(k,
+	    "partial"), t = 0;
+	uint8_t *keep;
+	SplashMask *m;
+	SplashMaskInfo info;
+
+	if (sema_param(k, "MASK") != 5)
+		return;
+	if (mn < 0) {
+		mn = splash_operand(k, "mask_next_t");
+		pa = splash_operand(k, "partial_t");
+		t = 1;
+	}
+	ck_assert(mn >= 0 && pa >= 0);
+	keep = xmalloc((size_t)(Sq * Skv));
+	for (q = 0; q < Sq; q++)
+		for (kk = 0; kk < Skv; kk++)
+			keep[q * Skv + kk] = (uint8_t)splash_test_dense((int)q,
+			    (int)kk);
+	m = splash_mask_dense((long)Sq, (long)Skv, keep);
+	ck_assert_int_eq(splash_mask_info(m, (int)H, (long)Sq, (long)Skv,
+	    (int)sema_param(k, "BQ"), (int)sema_param(k, "BKV"), t, &info,
+	    NULL, 0), 0);
+	ck_assert_msg(info.npartial == sema_param(k, "MA"), "%s: %d distinct "
+	    "partial blocks, the export says %lld", k->name, info.npartial,
+	    (long long)sema_param(k, "MA"));
+	memcpy(b[mn].data, info.mask_next, (size_t)shape_numel(&b[mn].shape)
+	    * sizeof(int32_t));
+	ck_assert_int_eq(shape_numel(&b[pa].shape), (int64_t)info.npartial *
+	    sema_param(k, "BQ") * sema_param(k, "BKV"));
+	memcpy(b[pa].data, info.partial, (size_t)shape_numel(&b[pa].shape));
+	splash_mask_info_free(&info);
+	splash_mask_free(m);
+	free(keep);
 }
 
 /* The same into the kernel's mask_desc operand of b, if it has one. */
