@@ -518,7 +518,8 @@ check(Sema *S, const Ast *x, CBlock *out)
 	if (!c)
 		return;
 	if (c->op == CX_CONST) {
-		if (!c->u.cst.i)
+		/* in a side the parameters drop, nothing runs to fail */
+		if (!c->u.cst.i && !S->dead)
 			se_error(S, x->loc, "check always fails: %s",
 			    a->v[1]->u.str);
 		return;

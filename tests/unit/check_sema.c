@@ -444,6 +444,32 @@ START_TEST(optional_operands)
 }
 END_TEST
 
+/* A check that folds to false fails the instance, except in a side its
+   parameters drop: there nothing runs (so a kernel may check what only
+   its other instances need). */
+START_TEST(check_in_a_dropped_side)
+{
+	static const char s[] =
+	"kernel k<S>(x: f32[16, 128], out z: f32[16, 128])\n"
+	"grid (i: 1)\n"
+	"blocks { x: [16, 128] at (0, 0); z: [16, 128] at (0, 0); }\n"
+	"{\n"
+	"    when (S == 2) { check(S == 2, \"two\"); z[...] = x[...] * 2.0; }\n"
+	"    else { z[...] = x[...]; }\n"
+	"}\n"
+	"export k<%d> as k_%d;\n";
+	char src[sizeof s + 16];
+
+	snprintf(src, sizeof src, s, 1, 1);
+	ck_assert_int_eq(check_src(src, "v4"), 0);
+	ck_assert_int_eq(fx.cm->exp[0].kernel->body.n, 1);
+	done();
+	snprintf(src, sizeof src, s, 2, 2);
+	ck_assert_int_eq(check_src(src, "v4"), 0);
+	done();
+}
+END_TEST
+
 int
 main(void)
 {
@@ -464,6 +490,7 @@ main(void)
 	tcase_add_test(tc, dtype_params);
 	tcase_add_test(tc, param_folds);
 	tcase_add_test(tc, optional_operands);
+	tcase_add_test(tc, check_in_a_dropped_side);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
