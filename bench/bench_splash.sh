@@ -7,7 +7,10 @@
 # of the blocks that run against the preset's peak over those cycles
 # (the causal roofline counts only the blocks that run); the HBM bytes
 # read and written against the compulsory bytes (each operand read once,
-# each output written once).
+# each output written once).  Then the masks given as data, bf16, blocks
+# of 512: segment ids of four packed sequences (512, 768, 256 and 512
+# positions: six blocks of sixteen run), and the causal mask stored as a
+# dense mask (one distinct partial block), against causal itself.
 # Environment: PALLASC (default ./pallasc), top_srcdir (default .),
 # BENCH_PRESETS (default "v4 v6e").
 set -u
@@ -65,4 +68,66 @@ for p in ${BENCH_PRESETS:-v4 v6e}; do
 		done
 	done
     done
+done
+
+# npy_header DESCR SHAPE: the header of a .npy 1.0 file of C-order data
+npy_header() {
+	h="{'descr': '$1', 'fortran_order': False, 'shape': ($2), }"
+	n=$(( (64 - (10 + ${#h} + 1) % 64) % 64 ))
+	h="$h$(printf '%*s' "$n" '')"
+	len=$(( ${#h} + 1 ))
+	# shellcheck disable=SC2059
+	printf "\\223NUMPY\\001\\000\\$(printf '%03o' $((len % 256)))\\$(printf '%03o' $((len / 256)))"
+	printf '%s\n' "$h"
+}
+{
+	npy_header '<i4' "$S,"
+	n=0
+	for len in 512 768 256 512; do
+		i=0
+		while [ $i -lt $len ]; do
+			# shellcheck disable=SC2059
+			printf "\\00$n\\000\\000\\000"
+			i=$((i + 1))
+		done
+		n=$((n + 1))
+	done
+} > "$tmp/seg.npy"
+{
+	npy_header '|b1' "$S, $S"
+	q=0
+	while [ $q -lt $S ]; do
+		head -c $((q + 1)) /dev/zero | tr '\000' '\001'
+		head -c $((S - q - 1)) /dev/zero
+		q=$((q + 1))
+	done
+} > "$tmp/causal.npy"
+{
+	echo "#include \"$src_abs/kernels/splash/splash.pk\""
+	for m in "SEGMENTS seg" "DENSE(1) dense" "CAUSAL(0) causal"; do
+		set -- $m
+		for k in fwd bwd_dq bwd_dkv; do
+			echo "export splash_$k<$H, $KVH, $S, $S, $D, $D, 512, 512, $1, PLAIN, NO_SINKS, BF16> as ${k}_$2;"
+		done
+	done
+} > "$tmp/splash_masks.pk"
+
+echo "== Splash masks as data, H=$H KVH=$KVH S=$S D=$D, bf16, blocks 512"
+printf '%-5s %-17s %10s %8s %14s\n' preset kernel cycles "MXU/peak" "HBM read"
+for p in ${BENCH_PRESETS:-v4 v6e}; do
+	for m in "seg segments:$tmp/seg.npy,$tmp/seg.npy" \
+	    "dense dense:$tmp/causal.npy" "causal causal"; do
+		set -- $m
+		for k in fwd bwd_dq bwd_dkv; do
+			out=$("$pallasc" -m "$p" --run --splash-mask="$2" \
+			    --entry "${k}_$1" "$tmp/splash_masks.pk" 2>&1) ||
+			    { echo "$out" >&2; echo "failed: ${k}_$1 on $p" >&2;
+			    exit 1; }
+			echo "$out" | awk -v p="$p" -v k="${k}_$1" '
+			/^simulated/ { cyc = $3; rd = $(NF - 4) }
+			/^MXU:/ { pk = $4 }
+			END { printf "%-5s %-17s %10d %8s %14d\n", p, k, cyc,
+			    pk, rd }'
+		done
+	done
 done
