@@ -67,8 +67,8 @@ fill_dense(const CKernel *k, const SplashMaskInfo *info, size_t n,
 			memcpy(b[i].data, info->mask_next, n);
 		else if (shape_numel(&b[i].shape) == np * info->BQ *
 		    info->BKV)
-			memcpy(b[i].data, info->partial,
-			    (size_t)shape_numel(&b[i].shape));
+			memcpy(b[i].data, w == 11 ? info->partial_tr :
+			    info->partial, (size_t)shape_numel(&b[i].shape));
 		else {
 			fprintf(stderr, "pallasc: error: --splash-mask: '%s' "
 			    "is not %lld blocks of %d x %d\n", k->op[i].name,
@@ -136,18 +136,19 @@ fill_tables(const CKernel *k, const SplashMask *m, int bm, int dn, int t,
  * data_next (clear for block_mask), bit 1 for the transposed tables of
  * a dKV kernel (block_mask_t, data_next_t); 4 for mask_desc, the
  * tables' description; 5 and 6 for a SEGMENTS kernel's ids q_seg and
- * kv_seg; 7 to 10 for a DENSE kernel's mask_next, mask_next_t (SMEM) and
- * partial, partial_t (its stored blocks); -1 for another name.
+ * kv_seg; 7 to 11 for a DENSE kernel's mask_next, mask_next_t (SMEM) and
+ * partial, partial_t, partial_tr (its stored blocks); -1 for another
+ * name.
  */
 static int
 splash_operand(const char *n)
 {
 	static const char *const name[] = { "block_mask", "data_next",
 	    "block_mask_t", "data_next_t", "mask_desc", "q_seg", "kv_seg",
-	    "mask_next", "mask_next_t", "partial", "partial_t" };
+	    "mask_next", "mask_next_t", "partial", "partial_t", "partial_tr" };
 	int i;
 
-	for (i = 0; i < 11; i++)
+	for (i = 0; i < 12; i++)
 		if (strcmp(n, name[i]) == 0)
 			return i;
 	return -1;

@@ -137,7 +137,11 @@ enum { SPLASH_BLOCK_EMPTY = 0, SPLASH_BLOCK_PARTIAL = 1,
  *                        block as data_next picks (0 if none); NULL when
  *                        the mask contains no DENSE mask;
  *   partial              npartial blocks of BQ x BKV bytes (1 = keep),
- *                        each distinct partial block once; NULL if none.
+ *                        each distinct partial block once; NULL if none;
+ *   partial_tr           the same blocks, each transposed (BKV x BQ, in
+ *                        the same order): for a kernel that walks the
+ *                        forward grid in the transposed orientation, as
+ *                        the dQ kernel does; NULL if none.
  *
  * The transposed tables (the dKV kernel's grid: head, KV block, query
  * step) are the same over [H][nk][nq] with the roles of i and j
@@ -157,6 +161,7 @@ typedef struct SplashMaskInfo {
 	int32_t *data_next;
 	int32_t *mask_next;
 	uint8_t *partial;
+	uint8_t *partial_tr;
 	int npartial;
 	/*
 	 * splash_mask_hash() of the mask combined with H, Sq, Skv, BQ, BKV

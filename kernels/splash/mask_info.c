@@ -461,6 +461,26 @@ fill_row(const Build *b, const SplashMask *m, SplashMaskInfo *in, Store *st,
 	return 0;
 }
 
+/* partial_tr: each of the npartial blocks of in->partial transposed. */
+static int
+transpose_blocks(SplashMaskInfo *in)
+{
+	size_t r = (size_t)(in->transposed ? in->BKV : in->BQ), c, b, i, j;
+	size_t n = (size_t)in->BQ * (size_t)in->BKV;
+
+	if (!in->npartial)
+		return 0;
+	c = n / r;
+	if (!(in->partial_tr = malloc((size_t)in->npartial * n)))
+		return -1;
+	for (b = 0; b < (size_t)in->npartial; b++)
+		for (i = 0; i < r; i++)
+			for (j = 0; j < c; j++)
+				in->partial_tr[b * n + j * r + i] =
+				    in->partial[b * n + i * c + j];
+	return 0;
+}
+
 static int
 fill_tables(const SplashMask *m, SplashMaskInfo *in, Build *b)
 {
@@ -478,7 +498,7 @@ fill_tables(const SplashMask *m, SplashMaskInfo *in, Build *b)
 	free(st.slot_hash);
 	in->partial = st.blocks;
 	in->npartial = st.n;
-	return rc;
+	return rc ? rc : transpose_blocks(in);
 }
 
 int
@@ -533,6 +553,7 @@ splash_mask_info_free(SplashMaskInfo *info)
 	free(info->data_next);
 	free(info->mask_next);
 	free(info->partial);
+	free(info->partial_tr);
 	memset(info, 0, sizeof(*info));
 }
 

@@ -731,6 +731,7 @@ splash_bwd_run(const char *file, const char *const name[3], int empty,
 		if (kq->op[i].role != ROLE_OUT &&
 		    (j = splash_operand(kf, kq->op[i].name)) >= 0)
 			copy_buf(&bq[i], &bf[j]);
+	splash_test_dense_blocks(kq, bq);	/* partial_tr */
 	ck_assert_msg(interp_kernel(kq, bq, kq->nop, &o, &f.d) == 0, "%s",
 	    diags(&f));
 

@@ -781,6 +781,20 @@ START_TEST(descriptions_name_the_kernel_parameters)
 		splash_mask_info_free(&info);
 		splash_mask_free(m);
 	}
+	/* the stored blocks transposed, for the dQ kernel: one 2 x 4 block
+	   stored 4 x 2 */
+	{
+		static const uint8_t keep[8] = { 1, 1, 0, 0,  1, 0, 0, 0 };
+		static const uint8_t tr[8] = { 1, 1,  1, 0,  0, 0,  0, 0 };
+		m = splash_mask_dense(2, 4, keep);
+		ck_assert_int_eq(splash_mask_info(m, 1, 2, 4, 2, 4, 0, &info,
+		    NULL, 0), 0);
+		ck_assert_int_eq(info.npartial, 1);
+		ck_assert_mem_eq(info.partial, keep, 8);
+		ck_assert_mem_eq(info.partial_tr, tr, 8);
+		splash_mask_info_free(&info);
+		splash_mask_free(m);
+	}
 	/* a segments mask inside another applies no kernel */
 	{
 		SplashMask *a = splash_mask_segments(4, ids, 4, ids);

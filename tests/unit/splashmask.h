@@ -186,8 +186,9 @@ splash_test_segments(const CKernel *k, InterpBuf *b)
 /*
  * For a DENSE export, the stored blocks of splash_test_dense, built by
  * the library (its block classification is checked against brute force
- * in check_splash_mask.c), into the operands mask_next and partial (or
- * mask_next_t and partial_t) of b; the library counts as many distinct
+ * in check_splash_mask.c), into the operands mask_next and partial (the
+ * dQ kernel's partial_tr; the dKV kernel's mask_next_t and partial_t)
+ * of b; the library counts as many distinct
  * partial blocks as the export's MA says.
  */
 static inline void
@@ -196,7 +197,7 @@ splash_test_dense_blocks(const CKernel *k, InterpBuf *b)
 	int64_t H = sema_param(k, "H"), Sq = sema_param(k, "SQ");
 	int64_t Skv = sema_param(k, "SKV"), q, kk;
 	int mn = splash_operand(k, "mask_next"), pa = splash_operand(k,
-	    "partial"), t = 0;
+	    "partial"), t = 0, tr = 0;
 	uint8_t *keep;
 	SplashMask *m;
 	SplashMaskInfo info;
@@ -207,6 +208,9 @@ splash_test_dense_blocks(const CKernel *k, InterpBuf *b)
 		mn = splash_operand(k, "mask_next_t");
 		pa = splash_operand(k, "partial_t");
 		t = 1;
+	} else if (pa < 0) {	/* the dQ kernel's: the blocks transposed */
+		pa = splash_operand(k, "partial_tr");
+		tr = 1;
 	}
 	ck_assert(mn >= 0 && pa >= 0);
 	keep = xmalloc((size_t)(Sq * Skv));
@@ -225,7 +229,8 @@ splash_test_dense_blocks(const CKernel *k, InterpBuf *b)
 	    * sizeof(int32_t));
 	ck_assert_int_eq(shape_numel(&b[pa].shape), (int64_t)info.npartial *
 	    sema_param(k, "BQ") * sema_param(k, "BKV"));
-	memcpy(b[pa].data, info.partial, (size_t)shape_numel(&b[pa].shape));
+	memcpy(b[pa].data, tr ? info.partial_tr : info.partial,
+	    (size_t)shape_numel(&b[pa].shape));
 	splash_mask_info_free(&info);
 	splash_mask_free(m);
 	free(keep);
