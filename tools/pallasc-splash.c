@@ -14,6 +14,18 @@
 
 enum { SEGMENTS = 4, DENSE = 5 };	/* splash.pk's MASK of each */
 
+/*
+ * The operands --splash-mask fills, by name (splash_operand): the
+ * tables of every Splash kernel (bit 0 of the first four: data_next,
+ * bit 1: the dKV kernel's transposes), a SEGMENTS kernel's ids, a DENSE
+ * kernel's table and stored blocks.
+ */
+enum {
+	OP_BLOCK_MASK, OP_DATA_NEXT, OP_BLOCK_MASK_T, OP_DATA_NEXT_T,
+	OP_MASK_DESC, OP_Q_SEG, OP_KV_SEG, OP_MASK_NEXT, OP_MASK_NEXT_T,
+	OP_PARTIAL, OP_PARTIAL_T, OP_PARTIAL_TR, NOP
+};
+
 static int splash_operand(const char *n);
 
 /*
@@ -61,14 +73,15 @@ fill_dense(const CKernel *k, const SplashMaskInfo *info, size_t n,
 	}
 	for (i = 0; i < k->nop; i++) {
 		if (!run_splash_fills(k, i) || !b[i].data ||
-		    (w = splash_operand(k->op[i].name)) < 7)
+		    (w = splash_operand(k->op[i].name)) < OP_MASK_NEXT)
 			continue;
-		if (w < 9)
+		if (w == OP_MASK_NEXT || w == OP_MASK_NEXT_T)
 			memcpy(b[i].data, info->mask_next, n);
 		else if (shape_numel(&b[i].shape) == np * info->BQ *
 		    info->BKV)
-			memcpy(b[i].data, w == 11 ? info->partial_tr :
-			    info->partial, (size_t)shape_numel(&b[i].shape));
+			memcpy(b[i].data, w == OP_PARTIAL_TR ?
+			    info->partial_tr : info->partial,
+			    (size_t)shape_numel(&b[i].shape));
 		else {
 			fprintf(stderr, "pallasc: error: --splash-mask: '%s' "
 			    "is not %lld blocks of %d x %d\n", k->op[i].name,
@@ -131,24 +144,16 @@ fill_tables(const CKernel *k, const SplashMask *m, int bm, int dn, int t,
 	return 0;
 }
 
-/*
- * What --splash-mask fills of an operand named n: bit 0 set for
- * data_next (clear for block_mask), bit 1 for the transposed tables of
- * a dKV kernel (block_mask_t, data_next_t); 4 for mask_desc, the
- * tables' description; 5 and 6 for a SEGMENTS kernel's ids q_seg and
- * kv_seg; 7 to 11 for a DENSE kernel's mask_next, mask_next_t (SMEM) and
- * partial, partial_t, partial_tr (its stored blocks); -1 for another
- * name.
- */
+/* Which OP_ operand a name is; -1 for another name. */
 static int
 splash_operand(const char *n)
 {
-	static const char *const name[] = { "block_mask", "data_next",
+	static const char *const name[NOP] = { "block_mask", "data_next",
 	    "block_mask_t", "data_next_t", "mask_desc", "q_seg", "kv_seg",
 	    "mask_next", "mask_next_t", "partial", "partial_t", "partial_tr" };
 	int i;
 
-	for (i = 0; i < 12; i++)
+	for (i = 0; i < NOP; i++)
 		if (strcmp(n, name[i]) == 0)
 			return i;
 	return -1;
@@ -160,11 +165,11 @@ run_splash_fills(const CKernel *k, int i)
 	int w = splash_operand(k->op[i].name);
 	int64_t mask = sema_param(k, "MASK");
 
-	if (w < 5)
+	if (w < OP_Q_SEG)
 		return w >= 0 && k->op[i].role == ROLE_SMEM_TABLE;
-	if (w < 7)
+	if (w < OP_MASK_NEXT)
 		return k->op[i].role == ROLE_IN && mask == SEGMENTS;
-	return k->op[i].role == (w < 9 ? ROLE_SMEM_TABLE : ROLE_IN) &&
+	return k->op[i].role == (w < OP_PARTIAL ? ROLE_SMEM_TABLE : ROLE_IN) &&
 	    mask == DENSE;
 }
 
@@ -181,7 +186,7 @@ fill_segment_ids(const CKernel *k, const SplashMask *m, InterpBuf *b)
 	splash_mask_segment_ids(m, &len[0], &id[0], &len[1], &id[1]);
 	for (i = 0; i < k->nop; i++) {
 		if (!run_splash_fills(k, i) || !b[i].data ||
-		    (w = splash_operand(k->op[i].name) - 5) < 0)
+		    (w = splash_operand(k->op[i].name) - OP_Q_SEG) < 0)
 			continue;
 		if (shape_numel(&b[i].shape) != len[w]) {
 			fprintf(stderr, "pallasc: error: --splash-mask: %ld "
@@ -362,7 +367,7 @@ run_splash_tables(const RunOpts *r, const CKernel *k, InterpBuf *b)
 	for (i = 0; i < k->nop; i++) {
 		int which = splash_operand(k->op[i].name);
 		if (k->op[i].role != ROLE_SMEM_TABLE || which < 0 ||
-		    which >= 4)
+		    which > OP_DATA_NEXT_T)
 			continue;
 		if (which & 1)
 			dn = i;

@@ -539,7 +539,7 @@ splash_mask_info(const SplashMask *m, int H, long Sq, long Skv, int BQ,
 	free_sets(&b);
 	info->check = splash_mask_check(m, H, Sq, Skv, BQ, BKV, transposed);
 	splash_mask_desc(m, Sq, Skv, BQ, BKV, transposed, info->desc);
-	if (m->kind == SPLASH_MASK_DENSE)	/* DENSE(np): np blocks stored */
+	if (m->kind == SPLASH_MASK_DENSE)	/* DENSE(np): np blocks */
 		info->desc[2] = info->npartial;
 	return 0;
 }

@@ -441,11 +441,8 @@ START_TEST(splash_tables_of_another_mask_trap)
 	char *src = slurp("../../kernels/splash/splash.pk");
 	SplashMask *m = splash_mask_local(20, 36, 3);
 	SplashMaskInfo info;
-	PallasDevice *dev;
-	PallasProgram *pg;
 	PallasTrap tr;
-	void *bufs[8], *img;
-	size_t len;
+	void *bufs[8];
 	char err[256];
 	VtUnit u;
 
@@ -459,18 +456,8 @@ START_TEST(splash_tables_of_another_mask_trap)
 	bufs[4] = bufs[5] = kv;
 	bufs[6] = o;
 	bufs[7] = l;
-	ck_assert_int_eq(mach_image_write(u.prog, &img, &len, err,
-	    sizeof err), MACH_OK);
-	ck_assert_int_eq(pallas_device_open("small", &dev), PALLAS_OK);
-	ck_assert_int_eq(pallas_program_load(dev, img, len, &pg), PALLAS_OK);
-	ck_assert_int_eq(pallas_call(dev, pg, "splash_fwd_small", bufs, 8),
-	    PALLAS_ECHECK);
-	pallas_last_trap(dev, &tr);
-	ck_assert_int_eq(tr.kind, PALLAS_TRAP_CHECK);
+	vt_run_check(&u, "splash_fwd_small", bufs, 8, &tr, err, sizeof err);
 	ck_assert_str_eq(tr.reason, want);
-	pallas_program_free(pg);
-	pallas_device_close(dev);
-	free(img);
 	splash_mask_info_free(&info);
 	splash_mask_free(m);
 	vt_free(&u);
@@ -512,11 +499,8 @@ segment_ids_trap(VtUnit *u, const char *entry)
 	int BQ = (int)sema_param(k, "BQ");
 	const char *want = "the Splash tables were built for other segment "
 	    "ids";
-	PallasDevice *dev;
-	PallasProgram *pg;
 	PallasTrap tr;
-	void *img;
-	size_t len, before;
+	size_t before;
 	char err[256];
 
 	for (i = 0; i < k->nop; i++) {
@@ -533,14 +517,7 @@ segment_ids_trap(VtUnit *u, const char *entry)
 	interp_buf_set(&b[splash_operand(k, "q_seg")], i * BQ + BQ / 2, 1000);
 	for (i = 0; i < k->nop; i++)
 		bufs[i] = b[i].data;
-	ck_assert_int_eq(mach_image_write(u->prog, &img, &len, err,
-	    sizeof err), MACH_OK);
-	ck_assert_int_eq(pallas_device_open(u->prog->preset, &dev), PALLAS_OK);
-	ck_assert_int_eq(pallas_program_load(dev, img, len, &pg), PALLAS_OK);
-	ck_assert_int_eq(pallas_call(dev, pg, entry, bufs, (size_t)k->nop),
-	    PALLAS_ECHECK);
-	pallas_last_trap(dev, &tr);
-	ck_assert_int_eq(tr.kind, PALLAS_TRAP_CHECK);
+	vt_run_check(u, entry, bufs, (size_t)k->nop, &tr, err, sizeof err);
 	ck_assert_msg(strstr(tr.reason, want), "%s: %s", entry, tr.reason);
 	fflush(u->out);
 	before = u->len;
@@ -548,9 +525,6 @@ segment_ids_trap(VtUnit *u, const char *entry)
 	fflush(u->out);
 	ck_assert_msg(strstr(u->text + before, tr.reason), "%s: compiled: "
 	    "%s; interpreted: %s", entry, tr.reason, u->text + before);
-	pallas_program_free(pg);
-	pallas_device_close(dev);
-	free(img);
 	for (i = 0; i < k->nop; i++)
 		interp_buf_free(&b[i]);
 	free(b);
@@ -648,34 +622,19 @@ static const char check_src[] =
     "export guarded;\n";
 
 static void
-check_traps(VtUnit *u, const char *preset)
+check_traps(VtUnit *u)
 {
 	static const int32_t bad[4] = { 0, 9, 0, 0 };
 	static float x[2 * 32 * 128], z[2 * 32 * 128];
 	const char *want = "check failed at grid point (h=0, i=1): t[i] is "
 	    "not a block of x";
-	void *bufs[3] = { (void *)bad, x, z }, *img;
-	PallasDevice *dev;
-	PallasProgram *pg;
+	void *bufs[3] = { (void *)bad, x, z };
 	PallasTrap tr;
-	size_t len;
-	char err[256];
-	int rc;
+	char err[512];
 
-	ck_assert_int_eq(mach_image_write(u->prog, &img, &len, err,
-	    sizeof err), MACH_OK);
-	ck_assert_int_eq(pallas_device_open(preset, &dev), PALLAS_OK);
-	ck_assert_int_eq(pallas_program_load(dev, img, len, &pg), PALLAS_OK);
-	rc = pallas_call(dev, pg, "guarded", bufs, 3);
-	pallas_last_trap(dev, &tr);
-	ck_assert_msg(rc == PALLAS_ECHECK && tr.kind == PALLAS_TRAP_CHECK,
-	    "%s: %s", preset, pallas_last_error(dev));
+	vt_run_check(u, "guarded", bufs, 3, &tr, err, sizeof err);
 	ck_assert_str_eq(tr.reason, want);
-	ck_assert_msg(strstr(pallas_last_error(dev), want), "%s",
-	    pallas_last_error(dev));
-	pallas_program_free(pg);
-	pallas_device_close(dev);
-	free(img);
+	ck_assert_msg(strstr(err, want), "%s", err);
 }
 
 START_TEST(check_stmt)
@@ -687,7 +646,7 @@ START_TEST(check_stmt)
 		vt_check(check_src, presets[k], "guarded", NULL, NULL);
 		ck_assert_msg(vt_compile(&u, check_src, presets[k]) == 0, "%s",
 		    u.text);
-		check_traps(&u, presets[k]);
+		check_traps(&u);
 		vt_free(&u);
 	}
 }

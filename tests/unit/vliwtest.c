@@ -59,36 +59,72 @@ vt_free(VtUnit *u)
 	arena_free(&u->a);
 }
 
+/* u->prog's image loaded on a fresh device of its preset. */
+typedef struct Loaded {
+	PallasDevice *dev;
+	PallasProgram *pg;
+	void *img;
+} Loaded;
+
+static void
+load(VtUnit *u, int poison, Loaded *l)
+{
+	size_t len;
+	char err[256];
+
+	ck_assert_int_eq(mach_image_write(u->prog, &l->img, &len, err,
+	    sizeof err), MACH_OK);
+	ck_assert_int_eq(pallas_device_open(u->prog->preset, &l->dev),
+	    PALLAS_OK);
+	if (poison)
+		pallas_device_set_poison(l->dev, PALLAS_POISON_NAN);
+	ck_assert_msg(pallas_program_load(l->dev, l->img, len, &l->pg) ==
+	    PALLAS_OK, "%s", pallas_last_error(l->dev));
+}
+
+static void
+unload(Loaded *l)
+{
+	pallas_program_free(l->pg);
+	pallas_device_close(l->dev);
+	free(l->img);
+}
+
 uint64_t
 vt_run(VtUnit *u, const char *entry, void *const *bufs, size_t n,
     PallasStats *st)
 {
-	PallasDevice *dev;
-	PallasProgram *pg;
+	Loaded l;
 	PallasStats s;
 	PallasTrap tr;
-	void *img;
-	size_t len;
-	char err[256];
 	int rc;
 
-	ck_assert_int_eq(mach_image_write(u->prog, &img, &len, err,
-	    sizeof err), MACH_OK);
-	ck_assert_int_eq(pallas_device_open(u->prog->preset, &dev), PALLAS_OK);
-	pallas_device_set_poison(dev, PALLAS_POISON_NAN);
-	ck_assert_msg(pallas_program_load(dev, img, len, &pg) == PALLAS_OK,
-	    "%s", pallas_last_error(dev));
-	rc = pallas_call(dev, pg, entry, bufs, n);
-	pallas_last_trap(dev, &tr);
+	load(u, 1, &l);
+	rc = pallas_call(l.dev, l.pg, entry, bufs, n);
+	pallas_last_trap(l.dev, &tr);
 	ck_assert_msg(rc == PALLAS_OK, "%s on %s: %s: %s", entry,
-	    u->prog->preset, pallas_last_error(dev), tr.message);
-	pallas_last_stats(dev, &s);
+	    u->prog->preset, pallas_last_error(l.dev), tr.message);
+	pallas_last_stats(l.dev, &s);
 	if (st)
 		*st = s;
-	pallas_program_free(pg);
-	pallas_device_close(dev);
-	free(img);
+	unload(&l);
 	return s.c.cycles;
+}
+
+void
+vt_run_check(VtUnit *u, const char *entry, void *const *bufs, size_t n,
+    PallasTrap *tr, char *err, size_t nerr)
+{
+	Loaded l;
+	int rc;
+
+	load(u, 0, &l);
+	rc = pallas_call(l.dev, l.pg, entry, bufs, n);
+	pallas_last_trap(l.dev, tr);
+	snprintf(err, nerr, "%s", pallas_last_error(l.dev));
+	ck_assert_msg(rc == PALLAS_ECHECK && tr->kind == PALLAS_TRAP_CHECK,
+	    "%s on %s: %s", entry, u->prog->preset, err);
+	unload(&l);
 }
 
 void

@@ -48,6 +48,12 @@ const CKernel *vt_kernel(const VtUnit *u, const char *entry);
 uint64_t vt_run(VtUnit *u, const char *entry, void *const *bufs, size_t n,
     PallasStats *st);
 
+/* Runs entry of u->prog like vt_run (no poison), where it must stop at a
+   check statement: fails the test unless the call returns PALLAS_ECHECK
+   with a check trap; the trap in *tr, the device's last error in
+   err[0 .. nerr). */
+void vt_run_check(VtUnit *u, const char *entry, void *const *bufs,
+    size_t n, PallasTrap *tr, char *err, size_t nerr);
 /* Schedules, allocates and emits hand-built LLO f, runs it (the entry
    named after f, no operands) with every check on; returns the cycles. */
 uint64_t vt_run_llo(LFunc *f);
