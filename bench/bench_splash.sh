@@ -9,8 +9,11 @@
 # read and written against the compulsory bytes (each operand read once,
 # each output written once).  Then the masks given as data, bf16, blocks
 # of 512: segment ids of four packed sequences (512, 768, 256 and 512
-# positions: six blocks of sixteen run), and the causal mask stored as a
-# dense mask (one distinct partial block), against causal itself.
+# positions: six blocks of sixteen run), the causal mask stored as a
+# dense mask (one distinct partial block), a mask per head (causal and a
+# window of 1024 keys in turn) and causal within each segment (the and
+# of both), the last three applied from stored blocks, against causal
+# itself.
 # Environment: PALLASC (default ./pallasc), top_srcdir (default .),
 # BENCH_PRESETS (default "v4 v6e").
 set -u
@@ -104,7 +107,8 @@ npy_header() {
 } > "$tmp/causal.npy"
 {
 	echo "#include \"$src_abs/kernels/splash/splash.pk\""
-	for m in "SEGMENTS seg" "DENSE(1) dense" "CAUSAL(0) causal"; do
+	for m in "SEGMENTS seg" "DENSE(1) dense" "DENSE(16) heads" \
+	    "DENSE(16) segcausal" "CAUSAL(0) causal"; do
 		set -- $m
 		for k in fwd bwd_dq bwd_dkv; do
 			echo "export splash_$k<$H, $KVH, $S, $S, $D, $D, 512, 512, $1, PLAIN, NO_SINKS, BF16> as ${k}_$2;"
@@ -112,11 +116,25 @@ npy_header() {
 	done
 } > "$tmp/splash_masks.pk"
 
+# A mask per head: causal and a sliding window of 1024 keys in turn.
+heads=heads
+h=0
+while [ $h -lt "$H" ]; do
+	[ $((h % 2)) -eq 0 ] && w=causal || w=local:1024,0
+	[ $h -eq 0 ] && heads="$heads($w" || heads="$heads;$w"
+	h=$((h + 1))
+done
+heads="$heads)"
+
 echo "== Splash masks as data, H=$H KVH=$KVH S=$S D=$D, bf16, blocks 512"
+echo "   (seg: segment ids; dense: causal stored as a dense mask; heads: $heads;"
+echo "   segcausal: causal within each segment, and(causal;segments))"
 printf '%-5s %-17s %10s %8s %14s\n' preset kernel cycles "MXU/peak" "HBM read"
 for p in ${BENCH_PRESETS:-v4 v6e}; do
 	for m in "seg segments:$tmp/seg.npy,$tmp/seg.npy" \
-	    "dense dense:$tmp/causal.npy" "causal causal"; do
+	    "dense dense:$tmp/causal.npy" "heads $heads" \
+	    "segcausal and(causal;segments:$tmp/seg.npy,$tmp/seg.npy)" \
+	    "causal causal"; do
 		set -- $m
 		for k in fwd bwd_dq bwd_dkv; do
 			out=$("$pallasc" -m "$p" --run --splash-mask="$2" \

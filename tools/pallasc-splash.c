@@ -53,7 +53,8 @@ export_mask(const CKernel *k)
 /*
  * A DENSE kernel's stored blocks from info: mask_next (n bytes, as
  * block_mask) and the partial blocks, where b holds them; the kernel's
- * MA says how many it takes.  0, or -1 after a message.
+ * MA says how many it has room for (the rest are zeroed: never read).
+ * 0, or -1 after a message.
  */
 static int
 fill_dense(const CKernel *k, const SplashMaskInfo *info, size_t n,
@@ -62,10 +63,10 @@ fill_dense(const CKernel *k, const SplashMaskInfo *info, size_t n,
 	int64_t np = sema_param(k, "MA");
 	int i, w;
 
-	if (np != info->npartial) {
+	if (np < info->npartial) {
 		fprintf(stderr, "pallasc: error: --splash-mask: the mask has "
 		    "%d distinct partial blocks of %d x %d, but '%s' stores "
-		    "%lld: export it with DENSE(%d)\n", info->npartial,
+		    "at most %lld: export it with DENSE(%d)\n", info->npartial,
 		    info->transposed ? info->BKV : info->BQ,
 		    info->transposed ? info->BQ : info->BKV, k->name,
 		    (long long)np, info->npartial);
@@ -78,11 +79,14 @@ fill_dense(const CKernel *k, const SplashMaskInfo *info, size_t n,
 		if (w == OP_MASK_NEXT || w == OP_MASK_NEXT_T)
 			memcpy(b[i].data, info->mask_next, n);
 		else if (shape_numel(&b[i].shape) == np * info->BQ *
-		    info->BKV)
-			memcpy(b[i].data, w == OP_PARTIAL_TR ?
-			    info->partial_tr : info->partial,
-			    (size_t)shape_numel(&b[i].shape));
-		else {
+		    info->BKV) {
+			size_t used = (size_t)info->npartial *
+			    (size_t)info->BQ * (size_t)info->BKV;
+			memset(b[i].data, 0, (size_t)shape_numel(&b[i].shape));
+			if (used)
+				memcpy(b[i].data, w == OP_PARTIAL_TR ?
+				    info->partial_tr : info->partial, used);
+		} else {
 			fprintf(stderr, "pallasc: error: --splash-mask: '%s' "
 			    "is not %lld blocks of %d x %d\n", k->op[i].name,
 			    (long long)np, info->BQ, info->BKV);
@@ -321,7 +325,9 @@ not_splash(void)
 /*
  * Whether the mask given is the one export k applies (other tables
  * would give wrong numbers); for a SEGMENTS export, any segments mask
- * (its ids become the kernel's).  1, or 0 after a message.
+ * (its ids become the kernel's), for a DENSE one any mask the kernels
+ * apply from stored blocks (they become the kernel's).  1, or 0 after a
+ * message.
  */
 static int
 same_mask(const CKernel *k, const SplashMask *want, const SplashMask *got,
@@ -338,10 +344,13 @@ same_mask(const CKernel *k, const SplashMask *want, const SplashMask *got,
 		return 0;
 	}
 	if (sema_param(k, "MASK") == DENSE) {
-		if (splash_mask_kind(got) == SPLASH_MASK_DENSE)
+		long p[4];
+		if (splash_mask_kernel_params(got, p) == 0 && p[0] == DENSE)
 			return 1;
-		fprintf(stderr, "pallasc: error: '%s' applies a dense mask: "
-		    "give it with --splash-mask=dense:M.npy\n", k->name);
+		fprintf(stderr, "pallasc: error: '%s' applies a mask from "
+		    "stored blocks: give a dense mask, a mask per head or the "
+		    "and/or of masks (--splash-mask=dense:M.npy, heads(M;...), "
+		    "and(M;M), or(M;M))\n", k->name);
 		return 0;
 	}
 	if (!want) {

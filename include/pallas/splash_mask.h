@@ -129,13 +129,15 @@ enum { SPLASH_BLOCK_EMPTY = 0, SPLASH_BLOCK_PARTIAL = 1,
  *                        of row i that runs, or if none follows, the
  *                        last before j that runs (0 if the row runs
  *                        none), so a skipped step fetches nothing;
- *   mask_next[h][i][j]   when the mask contains a DENSE mask (which the
- *                        kernel cannot compute from iota arithmetic or
- *                        segment ids), for every partial block the
- *                        index of its contents in 'partial'; for any
- *                        other step the index of the nearest partial
- *                        block as data_next picks (0 if none); NULL when
- *                        the mask contains no DENSE mask;
+ *   mask_next[h][i][j]   when the kernels apply the mask from stored
+ *                        blocks (a DENSE mask, which no arithmetic
+ *                        gives, and a HEADS, AND or OR mask: see
+ *                        splash_mask_kernel_params()), for every
+ *                        partial block the index of its contents in
+ *                        'partial'; for any other step the index of the
+ *                        nearest partial block as data_next picks (0 if
+ *                        none); NULL for the other kinds (full, causal,
+ *                        local, chunked, segments);
  *   partial              npartial blocks of BQ x BKV bytes (1 = keep),
  *                        each distinct partial block once; NULL if none;
  *   partial_tr           the same blocks, each transposed (BKV x BQ, in
@@ -150,7 +152,10 @@ enum { SPLASH_BLOCK_EMPTY = 0, SPLASH_BLOCK_PARTIAL = 1,
  * For the structured kinds (full, causal, local, chunked, segments, and
  * their and/or/heads combinations) nothing of size Sq x Skv is made:
  * blocks are classified from the mask's parameters (segments from each
- * block's ids), in O(number of blocks) memory beyond the tables.
+ * block's ids), in O(number of blocks) memory beyond the tables; the
+ * and/or/heads combinations store their distinct partial blocks, each
+ * evaluated from the parameters (npartial x BQ x BKV bytes: causal and
+ * local windows aligned to the blocks store a few, whatever Sq).
  */
 typedef struct SplashMaskInfo {
 	int H, nq, nk;		/* table dims (transposed: H, nk, nq) */
@@ -204,12 +209,12 @@ uint64_t splash_mask_check(const SplashMask *m, int H, long Sq, long Skv,
  * The parameters MASK, MA, MB, MC by which a kernel of
  * kernels/splash/splash.pk applies mask m (its FULL, CAUSAL(off),
  * LOCAL(l, r, off), CHUNKED(c), SEGMENTS and DENSE(np) macros; an
- * unbounded window side is -1): 0 and p[0..4), or -1 for a mask those
- * kernels do not apply (per-head, and/or, or a segments or dense mask
- * inside one) or whose parameters do not fit 32 bits.  A SEGMENTS
- * kernel takes the ids as operands (q_seg, kv_seg:
- * splash_mask_segment_ids()), a DENSE one the stored blocks (mask_next,
- * partial: splash_mask_info()); for DENSE, p[1] is -1: np, the count of
+ * unbounded window side is -1): 0 and p[0..4), or -1 for a mask whose
+ * parameters do not fit 32 bits.  A SEGMENTS kernel takes the ids as
+ * operands (q_seg, kv_seg: splash_mask_segment_ids()).  DENSE(np)
+ * applies every mask made of several (heads, and, or) as well as dense
+ * ones: from the stored blocks (mask_next, partial: splash_mask_info()),
+ * each head from its own tables; for it p[1] is -1: np, the count of
  * distinct partial blocks, depends on the block sizes (info.npartial).
  */
 int splash_mask_kernel_params(const SplashMask *m, long p[4]);
@@ -226,15 +231,15 @@ int splash_mask_segment_ids(const SplashMask *m, long *Sq,
  * The table mask_desc of the splash.pk kernels, int32[SPLASH_DESC_LEN]:
  *
  *   [0] SPLASH_DESC_MAGIC   [1..4] MASK, MA, MB, MC (MASK -1 for a mask
- *   [5] Sq   [6] Skv        the kernels do not apply)
+ *   [5] Sq   [6] Skv        whose parameters do not fit 32 bits)
  *   [7] BQ   [8] BKV        [9] transposed (0 or 1)
  *
  * A kernel compiled for one mask and shapes compares it with its own
  * parameters and stops with an error on a difference (a length past 32
- * bits is stored as INT32_MIN, which no parameter matches).  For a dense
- * mask [2] is the count of distinct partial blocks, which only
- * splash_mask_info() knows: splash_mask_desc() stores INT32_MIN there,
- * info.desc the count.
+ * bits is stored as INT32_MIN, which no parameter matches).  For a mask
+ * applied from stored blocks (MASK 5) [2] is the count of distinct
+ * partial blocks, which only splash_mask_info() knows:
+ * splash_mask_desc() stores INT32_MIN there, info.desc the count.
  */
 enum { SPLASH_DESC_LEN = 10, SPLASH_DESC_MAGIC = 0x53504c31 /* SPL1 */ };
 void splash_mask_desc(const SplashMask *m, long Sq, long Skv, int BQ,

@@ -501,6 +501,18 @@ fill_tables(const SplashMask *m, SplashMaskInfo *in, Build *b)
 	return rc ? rc : transpose_blocks(in);
 }
 
+/*
+ * Whether the kernels apply m from stored blocks (DENSE(np)): a dense
+ * mask, which no arithmetic gives, and the per-head and and/or masks,
+ * whose partial blocks are stored as Splash stores every mask's.
+ */
+static int
+stored(const SplashMask *m)
+{
+	return m->kind == SPLASH_MASK_DENSE || m->kind == SPLASH_MASK_HEADS ||
+	    m->kind == SPLASH_MASK_AND || m->kind == SPLASH_MASK_OR;
+}
+
 int
 splash_mask_info(const SplashMask *m, int H, long Sq, long Skv, int BQ,
     int BKV, int transposed, SplashMaskInfo *info, char *err, size_t nerr)
@@ -526,10 +538,10 @@ splash_mask_info(const SplashMask *m, int H, long Sq, long Skv, int BQ,
 	n = (size_t)H * (size_t)info->nq * (size_t)info->nk;
 	info->block_mask = malloc(n * sizeof(int32_t));
 	info->data_next = malloc(n * sizeof(int32_t));
-	if (m->dense)
+	if (stored(m))
 		info->mask_next = malloc(n * sizeof(int32_t));
 	if (!info->block_mask || !info->data_next ||
-	    (m->dense && !info->mask_next) || collect_sets(&b, m) < 0 ||
+	    (stored(m) && !info->mask_next) || collect_sets(&b, m) < 0 ||
 	    fill_tables(m, info, &b) < 0) {
 		free_sets(&b);
 		splash_mask_info_free(info);
@@ -539,7 +551,7 @@ splash_mask_info(const SplashMask *m, int H, long Sq, long Skv, int BQ,
 	free_sets(&b);
 	info->check = splash_mask_check(m, H, Sq, Skv, BQ, BKV, transposed);
 	splash_mask_desc(m, Sq, Skv, BQ, BKV, transposed, info->desc);
-	if (m->kind == SPLASH_MASK_DENSE)	/* DENSE(np): np blocks */
+	if (info->desc[1] == 5)		/* DENSE(np): np blocks */
 		info->desc[2] = info->npartial;
 	return 0;
 }
@@ -614,12 +626,9 @@ splash_mask_kernel_params(const SplashMask *m, long p[4])
 	case SPLASH_MASK_SEGMENTS:	/* the ids are operands */
 		p[0] = 4;
 		break;
-	case SPLASH_MASK_DENSE:	/* the blocks are operands; their count */
-		p[0] = 5, p[1] = -1;	/* depends on the block sizes */
+	default:	/* stored: the blocks are operands, and their */
+		p[0] = 5, p[1] = -1;	/* count depends on the block sizes */
 		return 0;
-	default:
-		p[0] = -1;
-		return -1;
 	}
 	for (i = 1; i < 4; i++)
 		if (i32_or_min(p[i]) == INT32_MIN)

@@ -25,7 +25,6 @@ struct SplashMask {
 	int n;			/* heads: n masks; and/or: 2 */
 	SplashMask **sub;
 	int heads;		/* the head count of a HEADS in the tree, or 0 */
-	int dense;		/* a DENSE mask is in the tree */
 	uint64_t hash;
 };
 

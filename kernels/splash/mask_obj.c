@@ -207,7 +207,6 @@ splash_mask_dense(long Sq, long Skv, const uint8_t *keep)
 		return NULL;
 	m->Sq = Sq;
 	m->Skv = Skv;
-	m->dense = 1;
 	if (!(m->keep = malloc(n))) {
 		splash_mask_free(m);
 		return NULL;
@@ -233,7 +232,6 @@ combine(SplashMaskKind kind, int n, SplashMask *const *sub)
 	m->n = n;
 	for (i = 0; i < n; i++) {
 		m->sub[i] = splash_mask_ref(sub[i]);
-		m->dense |= sub[i]->dense;
 		if (sub[i]->heads)
 			m->heads = sub[i]->heads;
 	}

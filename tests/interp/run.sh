@@ -118,18 +118,36 @@ refused splash_full "segments:$tmp/one.npy,$tmp/one.npy" "builds the tables of s
 # names: keys alternately dropped and kept make one distinct partial
 # block; compiled and interpreted agree; a mask of another block count
 # is refused, naming the count the export needs.
+# agree ENTRY MASK: ENTRY with --splash-mask=MASK on small gives the same
+# o and lse compiled and interpreted.
+agree() {
+	for mode in --interpret ""; do
+		rm -rf "$tmp/a$mode" && mkdir "$tmp/a$mode" || exit 99
+		# shellcheck disable=SC2086
+		"$PALLASC" -m small $mode --run "$shapes" --entry "$1" \
+			--splash-mask="$2" --save-dir "$tmp/a$mode" \
+			>"$tmp/out" 2>&1 || bad "$1 $mode: $(cat "$tmp/out")"
+	done
+	for x in o lse; do
+		"$check" same "$tmp/a--interpret/$x.npy" "$tmp/a/$x.npy" 1e-5 ||
+			bad "$1: compiled and interpreted $x differ"
+	done
+}
 "$check" iseq "$tmp/checker.npy" 256 256 0 2 || exit 99
-for mode in --interpret ""; do
-	rm -rf "$tmp/d$mode" && mkdir "$tmp/d$mode" || exit 99
-	# shellcheck disable=SC2086
-	"$PALLASC" -m small $mode --run "$shapes" --entry splash_dense_1 \
-		--splash-mask="dense:$tmp/checker.npy" --save-dir "$tmp/d$mode" \
-		>"$tmp/out" 2>&1 || bad "splash_dense_1 $mode: $(cat "$tmp/out")"
-done
-"$check" same "$tmp/d--interpret/o.npy" "$tmp/d/o.npy" 1e-5 ||
-	bad "splash_dense_1: compiled and interpreted differ"
-refused splash_dense "dense:$tmp/checker.npy" "the mask has 1 distinct partial blocks of 32 x 32, but 'splash_fwd' stores 21: export it with DENSE(1)"
-refused splash_dense causal "'splash_fwd' applies a dense mask: give it with --splash-mask=dense:M.npy"
+agree splash_dense_1 "dense:$tmp/checker.npy"
+refused splash_dense_1 "heads(local:20,36,3)" "the mask has 4 distinct partial blocks of 32 x 32, but 'splash_fwd' stores at most 1: export it with DENSE(4)"
+refused splash_dense causal "'splash_fwd' applies a mask from stored blocks: give a dense mask, a mask per head or the and/or of masks"
+
+# 2f. It applies any mask made of several the same way: a mask per head,
+# and/or of masks, a dense one and segment ids from files inside them,
+# with fewer distinct blocks than the export has room for (splash_stored
+# on small: 4 heads of 128, room for 21); compiled and interpreted agree.
+# shellcheck disable=SC2046
+"$check" table "$tmp/one128.npy" $(awk 'BEGIN { for (i = 0; i < 128; i++)
+	printf "0 " }') || exit 99
+"$check" iseq "$tmp/checker128.npy" 128 128 0 2 || exit 99
+agree splash_stored "heads(causal;or(chunked:64;local:8,0,-100);and(local:48,0;segments:$tmp/one128.npy,$tmp/one128.npy);dense:$tmp/checker128.npy)"
+refused splash_stored "heads(causal;causal)" "the heads mask has 2 masks, not H = 4"
 
 # 3. Checksums of the toy func with inputs of ones: every row of h is
 # constant, so softmax gives 1/64 everywhere and p @ w2 is exactly 1.

@@ -545,7 +545,7 @@ START_TEST(splash_masks)
 		"splash_d64_32", "splash_d96_64", "splash_bf16_causal",
 		"splash_bf16_local", "splash_bf16_rect", "splash_cap_scale",
 		"splash_bf16_cap_sinks", "splash_sinks", "splash_f32_fast",
-		"splash_segments", "splash_dense", NULL };
+		"splash_segments", "splash_dense", "splash_stored", NULL };
 	VtOpts o = { .tol = 1e-5, .seed = 5, .tables = causal_tables };
 	char *src = splash_with("../../tests/interp/splash_shapes.pk");
 	VtUnit small, v4, v6e;

@@ -416,6 +416,8 @@ static const struct { const char *file, *name; } splash_shapes[] = {
 	{ "tests/interp/splash_shapes.pk", "splash_segments" },
 	/* a dense mask, stored */
 	{ "tests/interp/splash_shapes.pk", "splash_dense" },
+	/* a mask per head, and/or of masks, stored */
+	{ "tests/interp/splash_shapes.pk", "splash_stored" },
 };
 
 /* Splash's own tolerances: f32 1e-5; bf16 inputs, and f32 dots at the
@@ -496,6 +498,53 @@ START_TEST(splash_tables_of_another_mask_are_refused)
 	splash_mask_free(m);
 	free_operands(k, b);
 	unload(&f);
+}
+END_TEST
+
+/*
+ * A DENSE export has room for MA stored blocks: tables that say they use
+ * fewer run (the tests' mask uses MA - 3), tables that say they use more
+ * (or a negative count) stop it with an error, as tables of another mask
+ * do.
+ */
+START_TEST(splash_stored_blocks_past_the_room_are_refused)
+{
+	int round;
+
+	for (round = 0; round < 3; round++) {
+		Fixture f;
+		const CKernel *k;
+		InterpBuf *b;
+		InterpOptions o = {0};
+		SplashDims n;
+		int32_t *d;
+
+		load(&f, "tests/interp/splash_shapes.pk");
+		k = kernel_named(&f, "splash_stored");
+		n = export_dims(k);
+		b = operands(k, 10);
+		ck_assert_int_eq(splash_mask_tables(n.H, n.Sq, n.Skv,
+		    (int)sema_param(k, "BQ"), (int)sema_param(k, "BKV"),
+		    export_mask, export_mask_ctx(k), b[1].data, b[0].data), 0);
+		splash_test_dense_blocks(k, b);
+		export_desc(k, b, 0);
+		d = b[splash_operand(k, "mask_desc")].data;
+		ck_assert_int_eq(d[2], sema_param(k, "MA"));
+		d[2] = round == 0 ? d[2] - 3 : round == 1 ? d[2] + 1 : -1;
+		if (round == 0)
+			ck_assert_msg(interp_kernel(k, b, k->nop, &o, &f.d) ==
+			    0, "%s", diags(&f));
+		else {
+			ck_assert_int_ne(interp_kernel(k, b, k->nop, &o, &f.d),
+			    0);
+			ck_assert_msg(strstr(diags(&f), "check failed at grid "
+			    "point (h=0, i=0, j=0): the Splash tables were "
+			    "built for another mask, shapes or block sizes"),
+			    "%s", diags(&f));
+		}
+		free_operands(k, b);
+		unload(&f);
+	}
 }
 END_TEST
 
@@ -821,6 +870,7 @@ static const struct { const char *file, *name[3]; } splash_bwd_shapes[] = {
 	BWD("splash_f32_fast"),
 	BWD("splash_segments"),
 	BWD("splash_dense"),
+	BWD("splash_stored"),
 #undef BWD
 };
 
@@ -1271,6 +1321,7 @@ suite(void)
 	tcase_add_test(t, splash_skipped_steps_fetch_nothing);
 	tcase_add_test(t, splash_tables_of_another_mask_are_refused);
 	tcase_add_test(t, splash_tables_of_other_segment_ids_are_refused);
+	tcase_add_test(t, splash_stored_blocks_past_the_room_are_refused);
 	tcase_add_loop_test(t, splash_block_sizes_agree, 0, 3);
 	tcase_add_loop_test(t, splash_vjp_finite_differences, 0, 3);
 	tcase_add_test(t, splash_bwd_empty_rows);
