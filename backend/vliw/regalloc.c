@@ -27,7 +27,9 @@
  *           Also tried: only the blocks where more registers of a class
  *           are live at once than the preset has keep vliw_isel's order
  *           (LBlk.inorder), the others their list schedule (a few
- *           rounds).  And f scheduled again in vliw_isel's order
+ *           rounds), and where that leaves only scalars or predicates
+ *           short (those a kernel step's pipeline decisions keep live
+ *           across the step, even in order), those spilled on it.  And f scheduled again in vliw_isel's order
  *           everywhere (vliw_sched_serial: the list scheduler hoists
  *           independent ops, such as predicate computations, far above
  *           their uses) and allocated once more.  Of those that fit, the
@@ -592,19 +594,23 @@ mark_pressure(LFunc *f)
 
 /* A copy of f whose over-full blocks (mark_pressure) keep vliw_isel's
    order while the others keep their list schedule, allocated; NULL if a
-   few rounds of that do not make it fit (f untouched either way). */
+   few rounds of that do not make it fit (f untouched either way), with
+   the last such copy, scheduled but not allocated, in *stalled (NULL if
+   none was made). */
 static LFunc *
-partial_serial(const LFunc *f)
+partial_serial(const LFunc *f, LFunc **stalled)
 {
 	LFunc *g = clone(f);
 	int round;
 
+	*stalled = NULL;
 	for (round = 0; round < PARTIAL; round++) {
 		if (!mark_pressure(g))
 			return NULL;
 		vliw_sched_again(g);
 		if (!allocate(g))
 			return g;
+		*stalled = g;
 	}
 	return NULL;
 }
@@ -647,7 +653,7 @@ vliw_regalloc(LFunc *f, Diag *d)
 	int keep[NLCLASS], c, round, n, total = 0;
 	char *victim[NLCLASS];
 	LClass bad = LC_NONE;
-	LFunc *cheap, *part, *best;
+	LFunc *cheap, *part, *best, *stalled;
 
 	if (!f->scheduled)
 		bug("vliw: regalloc: function '%s' is not scheduled", f->name);
@@ -655,8 +661,13 @@ vliw_regalloc(LFunc *f, Diag *d)
 		return 0;
 	for (c = 0; c < NLCLASS; c++)
 		keep[c] = f->nreg[c];
-	part = partial_serial(f);
+	part = partial_serial(f, &stalled);
 	cheap = cheap_spill(f, keep, d);
+	/* the over-full blocks in order leave only scalars or predicates
+	   short (a kernel step's many pipeline predicates): spill those
+	   there, rather than lose every list schedule */
+	if (!part && !cheap && stalled)
+		cheap = cheap_spill(stalled, keep, d);
 	vliw_sched_serial(f);
 	if (!allocate(f)) {
 		/* ties: keep the list schedules (part), not spill code */
