@@ -601,6 +601,31 @@ check_compiled(const Options *o, const CheckedModule *cm, Diag *d,
 	return EXIT_OK;		/* errors: the caller sees nerror */
 }
 
+/*
+ * Funcs do not compile for the machine yet: an export that is one is an
+ * error for what needs machine code ('what': an object, a header, a
+ * backend listing), never dropped or declared without a program.
+ */
+static int
+funcs_stop(const CheckedModule *cm, const char *what, const char *hint,
+    Diag *d)
+{
+	int i, n = 0;
+
+	for (i = 0; i < cm->nexport; i++) {
+		if (!cm->exp[i].func)
+			continue;
+		diag_error(d, cm->exp[i].loc, "func export '%s' does not compile "
+		    "for the machine yet, so it has no %s", cm->exp[i].cname,
+		    what);
+		diag_note(d, cm->exp[i].loc, "funcs run in interpret mode "
+		    "(--interpret --run) and lower to HLO (--emit=hlo, "
+		    "--emit=hlo-opt); %s", hint);
+		n++;
+	}
+	return n ? EXIT_USER : EXIT_OK;
+}
+
 /* -c / -o x.o / --emit=c: Mosaic, the VLIW backend, then the object. */
 static int
 compile_object(const Options *o, const CheckedModule *cm, Diag *d, Arena *a,
@@ -675,7 +700,10 @@ compile(const Options *o, Diag *d, Arena *a, Strtab *strs, Buf *out)
 	if (o->run.select) {
 		CheckedModule one;
 		TModule *tm;
-		if ((rc = run_select(&o->run, cm, &one)) != EXIT_OK)
+		if ((rc = run_select(&o->run, cm, &one)) != EXIT_OK ||
+		    (rc = funcs_stop(&one, o->emit == EMIT_TILE ? "tile IR" :
+		    o->emit == EMIT_LLO ? "LLO" : "bundles", "--entry picks "
+		    "a kernel export", d)) != EXIT_OK)
 			goto done;
 		if (o->emit != EMIT_TILE)
 			rc = vliw_text(&one, o->emit == EMIT_ASM, &o->run, d, a,
@@ -685,6 +713,11 @@ compile(const Options *o, Diag *d, Arena *a, Strtab *strs, Buf *out)
 			tile_print_module(out, tm);
 		goto done;
 	}
+	if ((rc = funcs_stop(cm, obj_output(o) == OBJ_ELF ||
+	    obj_output(o) == OBJ_C ? "program in the object" :
+	    "C entry point", "objects and headers hold kernel exports: "
+	    "export the kernels from a file without funcs", d)) != EXIT_OK)
+		goto done;
 	if (obj_output(o) == OBJ_ELF || obj_output(o) == OBJ_C) {
 		rc = compile_object(o, cm, d, a, out);
 		goto done;
