@@ -568,7 +568,10 @@ step(Mm *m, const Trip *t, const Addr *ad, const Addr *prev, int64_t u,
 	for (ka = 0; ka < m->a; ka++)
 		for (qb = 0, nq = (kvalid(m, ka) + m->L - 1) / m->L; qb < nq;
 		    qb++) {
-			fl = (unsigned)mm->prec << MACH_MM_PREC_SHIFT |
+			/* the precision is of f32 operands, split into bf16
+			   passes; bf16 ones are exact in one */
+			fl = (unsigned)(m->pk == 2 ? MACH_PREC_DEFAULT :
+			    mm->prec) << MACH_MM_PREC_SHIFT |
 			    (unsigned)qb << MACH_MM_KBLK_SHIFT;
 			if (qb > 0)
 				fl |= MACH_MM_ACC;

@@ -924,7 +924,7 @@ to_bf16(float *x, int64_t n)
  * rounded to bf16 when bf; passed as bf16 when bf is 2), within tol
  * times the sum of |products|.
  */
-static void
+static uint64_t
 e2e_mm(const char *src, const char *preset, const char *entry, int64_t M,
     int64_t N, int64_t K, int tb, int bf, double tol)
 {
@@ -981,6 +981,7 @@ e2e_mm(const char *src, const char *preset, const char *entry, int64_t M,
 	free(x);
 	free(y);
 	free(z);
+	return st.c.mxu_busy_cycles;
 }
 
 /* One block, no grid: dot at each precision and with trans_b. */
@@ -1033,27 +1034,39 @@ START_TEST(e2e_matmul_single_block)
 }
 END_TEST
 
-/* bf16 operands: packed tiles by DMA, mxu.push.bf16 / mxu.mm.bf16 */
+/* bf16 operands: packed tiles by DMA, mxu.push.bf16 / mxu.mm.bf16; a
+   precision asked for (mbh) changes nothing: bf16 products are exact in
+   one pass, which f32 precisions split their operands into */
 static const char mmb_src[] =
 "kernel mb(x: bf16[32, 32], y: bf16[32, 32], out z: f32[32, 32])\n"
 "{ z[...] = dot(x[...], y[...]); }\n"
 "kernel mbt(x: bf16[32, 32], y: bf16[32, 32], out z: f32[32, 32])\n"
 "{ z[...] = dot(x[...], y[...], trans_b: true); }\n"
-"export mb;\nexport mbt;\n";
+"kernel mbh(x: bf16[32, 32], y: bf16[32, 32], out z: f32[32, 32])\n"
+"{ z[...] = dot(x[...], y[...], precision: highest); }\n"
+"export mb;\nexport mbt;\nexport mbh;\n";
 
 static const char mmb4_src[] =
 "kernel mb(x: bf16[64, 256], y: bf16[256, 128], out z: f32[64, 128])\n"
 "{ z[...] = dot(x[...], y[...]); }\n"
 "kernel mbt(x: bf16[64, 256], y: bf16[128, 256], out z: f32[64, 128])\n"
 "{ z[...] = dot(x[...], y[...], trans_b: true); }\n"
-"export mb;\nexport mbt;\n";
+"kernel mbh(x: bf16[64, 256], y: bf16[256, 128], out z: f32[64, 128])\n"
+"{ z[...] = dot(x[...], y[...], precision: high); }\n"
+"export mb;\nexport mbt;\nexport mbh;\n";
 
 START_TEST(e2e_matmul_bf16)
 {
-	e2e_mm(mmb_src, "small", "mb", 32, 32, 32, 0, 2, 1e-5);
+	uint64_t one;
+
+	one = e2e_mm(mmb_src, "small", "mb", 32, 32, 32, 0, 2, 1e-5);
 	e2e_mm(mmb_src, "small", "mbt", 32, 32, 32, 1, 2, 1e-5);
-	e2e_mm(mmb4_src, "v4", "mb", 64, 128, 256, 0, 2, 1e-5);
+	ck_assert_uint_eq(e2e_mm(mmb_src, "small", "mbh", 32, 32, 32, 0, 2,
+	    1e-5), one);
+	one = e2e_mm(mmb4_src, "v4", "mb", 64, 128, 256, 0, 2, 1e-5);
 	e2e_mm(mmb4_src, "v4", "mbt", 64, 128, 256, 1, 2, 1e-5);
+	ck_assert_uint_eq(e2e_mm(mmb4_src, "v4", "mbh", 64, 128, 256, 0, 2,
+	    1e-5), one);
 }
 END_TEST
 
