@@ -24,6 +24,24 @@
 HloModule *hlo_from_func(const CheckedModule *m, const CFunc *f, Diag *d,
     Arena *a, Strtab *s);
 
+/*
+ * fusion_kernels.c: every fusion of m's entry (optimised: hlo_optimize)
+ * as a .pk kernel named after it (hlo_fusion_pk), and every instruction
+ * left outside fusions that computes as one of its own (hlo_instr_pk),
+ * in schedule order, appended to out: the count, or -1 with err naming
+ * the first fusion or instruction the emitter cannot write.
+ */
+int hlo_fusions_pk(const HloModule *m, Buf *out, char *err, size_t nerr);
+/*
+ * Those kernels (and one per instruction left outside fusions that
+ * computes) parsed and checked for preset mp as the file "<fusions of
+ * FUNC>" (its text stays in d's sources, for diagnostics): a checked
+ * module with one export per kernel.  NULL after a diagnostic (what the
+ * emitter cannot write is reported at 'at').
+ */
+CheckedModule *hlo_fusion_kernels(const HloModule *m, const MachPreset *mp,
+    const char *func, Diag *d, Arena *a, Strtab *s, Loc at);
+
 /* The HLO element type of a dtype (bool: pred); HT_NONE for semaphores. */
 HloType hlo_type_of_dtype(DType t);
 

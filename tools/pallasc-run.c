@@ -396,7 +396,7 @@ run_kernel(const RunOpts *r, const CheckedModule *m, const CExport *e,
 	if (!rc && r->interpret && interp_kernel(k, b, k->nop, &o, d) != 0)
 		rc = -1;
 	if (!rc && !r->interpret && sim_kernel(r, m, e->cname, b, k->nop, d,
-	    &stats) != 0)
+	    &stats, NULL) != 0)
 		rc = -1;
 	for (i = 0; i < k->nop && !rc; i++)
 		if (k->op[i].role == ROLE_OUT)
@@ -411,21 +411,20 @@ run_kernel(const RunOpts *r, const CheckedModule *m, const CExport *e,
 	return rc ? EXIT_USER : EXIT_OK;
 }
 
+/* A func: evaluated in interpret mode, or its kernels run on the
+   simulator one after another (pallasc-func.c). */
 static int
-run_func(const RunOpts *r, const CExport *e, Diag *d, Buf *out)
+run_func(const RunOpts *r, const CheckedModule *m, const CExport *e,
+    Diag *d, Buf *out)
 {
 	const CFunc *f = e->func;
 	InterpBuf *b = xcalloc((size_t)f->nparam + 1, sizeof(InterpBuf));
 	const char **names = xcalloc((size_t)f->nparam + 1, sizeof(char *));
 	InterpBuf res;
+	Buf stats = { 0 };
 	int i, rc = 0;
 
-	if (!r->interpret) {
-		fprintf(stderr, "pallasc: error: func '%s' runs in interpret "
-		    "mode only (--interpret --run): funcs are not compiled "
-		    "for the machine yet\n", e->cname);
-		rc = -1;
-	} else if (r->smem.n || r->splash_mask) {
+	if (r->smem.n || r->splash_mask) {
 		fprintf(stderr, "pallasc: error: func '%s' has no SMEM "
 		    "tables\n", e->cname);
 		rc = -1;
@@ -443,10 +442,14 @@ run_func(const RunOpts *r, const CExport *e, Diag *d, Buf *out)
 	memset(&res, 0, sizeof res);
 	if (!rc)
 		rc = host_buf(&res, e->cname, f->rdtype, &f->rshape);
-	if (!rc && interp_func(f, b, f->nparam, &res, NULL, d) != 0)
+	if (!rc && (r->interpret ? interp_func(f, b, f->nparam, &res, NULL,
+	    d) : sim_func(r, m, e, b, &res, d, &stats)) != 0)
 		rc = -1;
 	if (!rc)
 		rc = emit(r, &res, out);
+	if (!rc && stats.n)
+		buf_puts(out, stats.p);
+	buf_free(&stats);
 	interp_buf_free(&res);
 	for (i = 0; i < f->nparam; i++)
 		interp_buf_free(&b[i]);
@@ -506,5 +509,5 @@ run_module(const RunOpts *r, const CheckedModule *m, Diag *d, Buf *out)
 		return EXIT_USER;
 	if (e->kernel)
 		return run_kernel(r, m, e, d, out);
-	return run_func(r, e, d, out);
+	return run_func(r, m, e, d, out);
 }

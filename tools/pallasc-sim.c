@@ -176,7 +176,8 @@ report_check(const CKernel *k, const PallasTrap *t, Diag *d)
 /* Runs prog's entry on a fresh device; 0, or -1 after a message. */
 static int
 simulate(const RunOpts *r, const MachProgram *prog, const char *entry,
-    const CKernel *k, Diag *d, InterpBuf *b, int n, Buf *stats)
+    const CKernel *k, Diag *d, InterpBuf *b, int n, Buf *stats,
+    PallasStats *out_st)
 {
 	PallasDevice *dev = NULL;
 	PallasProgram *pg = NULL;
@@ -216,6 +217,8 @@ simulate(const RunOpts *r, const MachProgram *prog, const char *entry,
 	}
 	pallas_last_stats(dev, &st);
 	print_stats(stats, prog, &st);
+	if (out_st)
+		*out_st = st;
 	rc = 0;
 out:
 	pallas_program_free(pg);
@@ -227,7 +230,7 @@ out:
 
 int
 sim_kernel(const RunOpts *r, const CheckedModule *m, const char *name,
-    InterpBuf *b, int n, Diag *d, Buf *stats)
+    InterpBuf *b, int n, Diag *d, Buf *stats, PallasStats *st)
 {
 	Arena a = { 0 };
 	MachProgram *p;
@@ -238,7 +241,7 @@ sim_kernel(const RunOpts *r, const CheckedModule *m, const char *name,
 			break;
 	if ((p = compile_one(m, name, r, d, &a)) != NULL)
 		rc = simulate(r, p, name, i < m->nexport ? m->exp[i].kernel :
-		    NULL, d, b, n, stats);
+		    NULL, d, b, n, stats, st);
 	mach_program_free(p);
 	arena_free(&a);
 	return rc;

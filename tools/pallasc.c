@@ -18,6 +18,7 @@
 #include "dsl/dsl.h"
 #include "dsl/sema/checked.h"
 #include "graph/graph.h"
+#include "graph/lower.h"
 #include "backend/mosaic/mosaic.h"
 #include "backend/vliw/vliw.h"
 #include "dsl/embed/embed.h"
@@ -34,6 +35,7 @@ typedef enum Emit {
 	EMIT_HLO_OPT,		/* HLO after the pass pipeline */
 	EMIT_HLO_STATS,		/* what the pass pipeline did, in figures */
 	EMIT_PIPELINE,		/* the grid pipeline plans and allocation */
+	EMIT_FUSIONS,		/* a func's fusions as .pk kernels (graph/) */
 	EMIT_TILE,		/* the tile IR (backend/mosaic) */
 	EMIT_LLO,		/* LLO after isel (backend/vliw) */
 	EMIT_ASM,		/* -S: the scheduled bundles (backend/vliw) */
@@ -49,7 +51,7 @@ static const struct {
 	{ "pp", EMIT_PP },	{ "ast", EMIT_AST },	{ "sema", EMIT_SEMA },
 	{ "hlo", EMIT_HLO },	{ "hlo-opt", EMIT_HLO_OPT }, { "tile", EMIT_TILE },
 	{ "hlo-stats", EMIT_HLO_STATS },
-	{ "pipeline", EMIT_PIPELINE },
+	{ "pipeline", EMIT_PIPELINE },	{ "fusions", EMIT_FUSIONS },
 	{ "llo", EMIT_LLO },	{ "asm", EMIT_ASM },	{ "header", EMIT_HEADER },
 	{ "c", EMIT_C },	{ "obj", EMIT_OBJ },
 };
@@ -122,6 +124,11 @@ static const char usage_text[] =
 "                                      are skipped, and the VMEM/SMEM layout\n"
 "                                      (SMEM tables from --smem and\n"
 "                                      --splash-mask, else symbolic)\n"
+"                               fusions  each exported func's fusions,\n"
+"                                      after the HLO pipeline, as the .pk\n"
+"                                      kernels the fusion emitter writes\n"
+"                                      (tile, llo and asm print those of a\n"
+"                                      func)\n"
 "                               llo    machine ops on virtual registers\n"
 "                               asm    scheduled, allocated bundles (-S)\n"
 "                               header the exports' C header (as -H)\n"
@@ -431,7 +438,7 @@ parse_args(Options *o, Arena *a, int argc, char **argv, int *done)
 		return usage_error("%s", "no input file");
 	o->run.plan = o->emit == EMIT_PIPELINE;
 	o->run.select = o->emit == EMIT_TILE || o->emit == EMIT_LLO ||
-	    o->emit == EMIT_ASM;
+	    o->emit == EMIT_ASM || o->emit == EMIT_FUSIONS;
 	o->run.lower = o->emit == EMIT_HLO || o->emit == EMIT_HLO_OPT ||
 	    o->emit == EMIT_HLO_STATS;
 	o->run.opt = o->emit == EMIT_HLO_OPT || o->emit == EMIT_HLO_STATS;
@@ -601,14 +608,89 @@ check_compiled(const Options *o, const CheckedModule *cm, Diag *d,
 	return EXIT_OK;		/* errors: the caller sees nerror */
 }
 
+/* --emit=tile, llo, asm of the kernel exports of km. */
+static void
+kernel_listing(const Options *o, const CheckedModule *km, Diag *d, Arena *a,
+    Buf *out)
+{
+	TModule *tm;
+
+	if (o->emit != EMIT_TILE)
+		vliw_text(km, o->emit == EMIT_ASM, &o->run, d, a, out);
+	else if (mosaic_lower_opts(km, km->preset, &o->run.mosaic, d, a,
+	    &tm) == 0)
+		tile_print_module(out, tm);
+}
+
 /*
- * Funcs do not compile for the machine yet: an export that is one is an
- * error for what needs machine code ('what': an object, a header, a
- * backend listing), never dropped or declared without a program.
+ * The same of func export e's fusions: the func lowered to HLO, through
+ * the pass pipeline (with the driver's -fno-hlo-PASS), each fusion
+ * written as a kernel (--emit=fusions prints those) and listed.  The
+ * instructions left outside fusions are not listed yet.
+ */
+static void
+func_listing(const Options *o, const CheckedModule *cm, const CExport *e,
+    Diag *d, Arena *a, Strtab *strs, Buf *out)
+{
+	HloModule *hm = hlo_from_func(cm, e->func, d, a, strs);
+	CheckedModule *fm;
+	char err[640];
+
+	if (!hm || hlo_opt_module(&o->run, hm, cm->preset, e->cname, d) !=
+	    EXIT_OK)
+		return;
+	if (o->emit == EMIT_FUSIONS) {
+		buf_printf(out, "// func %s: its fusions for %s, as the fusion "
+		    "emitter writes them\n", e->cname, cm->preset->name);
+		if (hlo_fusions_pk(hm, out, err, sizeof err) < 0)
+			diag_error(d, e->loc, "func '%s': the fusion emitter "
+			    "cannot write %s", e->cname, err);
+		return;
+	}
+	fm = hlo_fusion_kernels(hm, cm->preset, e->cname, d, a, strs, e->loc);
+	if (fm)
+		kernel_listing(o, fm, d, a, out);
+}
+
+/* The listings of the selected exports: kernels, then funcs' fusions. */
+static int
+listing(const Options *o, const CheckedModule *cm, Diag *d, Arena *a,
+    Strtab *strs, Buf *out)
+{
+	CheckedModule one, kern;
+	int i, rc, nfunc = 0;
+
+	if ((rc = run_select(&o->run, cm, &one)) != EXIT_OK)
+		return rc;
+	kern = one;
+	kern.exp = arena_alloc(a, sizeof(CExport) * (size_t)(one.nexport + 1));
+	kern.nexport = 0;
+	for (i = 0; i < one.nexport; i++)
+		if (one.exp[i].kernel)
+			kern.exp[kern.nexport++] = one.exp[i];
+		else
+			nfunc++;
+	if (o->emit == EMIT_FUSIONS && !nfunc) {
+		fprintf(stderr, "pallasc: error: --emit=fusions prints the "
+		    "fusions of funcs, and %s exports none\n", o->input);
+		return EXIT_USER;
+	}
+	if (kern.nexport && o->emit != EMIT_FUSIONS)
+		kernel_listing(o, &kern, d, a, out);
+	for (i = 0; i < one.nexport; i++)
+		if (one.exp[i].func)
+			func_listing(o, &one, &one.exp[i], d, a, strs, out);
+	return EXIT_OK;
+}
+
+/*
+ * Funcs do not compile for the machine yet (their fusions do, one by
+ * one, for the listings): an export that is one is an error for an
+ * object or a header ('what'), never dropped or declared without a
+ * program.
  */
 static int
-funcs_stop(const CheckedModule *cm, const char *what, const char *hint,
-    Diag *d)
+funcs_stop(const CheckedModule *cm, const char *what, Diag *d)
 {
 	int i, n = 0;
 
@@ -618,9 +700,11 @@ funcs_stop(const CheckedModule *cm, const char *what, const char *hint,
 		diag_error(d, cm->exp[i].loc, "func export '%s' does not compile "
 		    "for the machine yet, so it has no %s", cm->exp[i].cname,
 		    what);
-		diag_note(d, cm->exp[i].loc, "funcs run in interpret mode "
-		    "(--interpret --run) and lower to HLO (--emit=hlo, "
-		    "--emit=hlo-opt); %s", hint);
+		diag_note(d, cm->exp[i].loc, "funcs run with --run (their "
+		    "kernels one by one) and --interpret --run; "
+		    "--emit=fusions, --emit=tile and -S show their kernels; "
+		    "objects and headers hold kernel exports: export the "
+		    "kernels from a file without funcs");
 		n++;
 	}
 	return n ? EXIT_USER : EXIT_OK;
@@ -698,25 +782,12 @@ compile(const Options *o, Diag *d, Arena *a, Strtab *strs, Buf *out)
 		goto done;
 	}
 	if (o->run.select) {
-		CheckedModule one;
-		TModule *tm;
-		if ((rc = run_select(&o->run, cm, &one)) != EXIT_OK ||
-		    (rc = funcs_stop(&one, o->emit == EMIT_TILE ? "tile IR" :
-		    o->emit == EMIT_LLO ? "LLO" : "bundles", "--entry picks "
-		    "a kernel export", d)) != EXIT_OK)
-			goto done;
-		if (o->emit != EMIT_TILE)
-			rc = vliw_text(&one, o->emit == EMIT_ASM, &o->run, d, a,
-			    out);
-		else if (mosaic_lower_opts(&one, cm->preset, &o->run.mosaic,
-		    d, a, &tm) == 0)
-			tile_print_module(out, tm);
+		rc = listing(o, cm, d, a, strs, out);
 		goto done;
 	}
 	if ((rc = funcs_stop(cm, obj_output(o) == OBJ_ELF ||
 	    obj_output(o) == OBJ_C ? "program in the object" :
-	    "C entry point", "objects and headers hold kernel exports: "
-	    "export the kernels from a file without funcs", d)) != EXIT_OK)
+	    "C entry point", d)) != EXIT_OK)
 		goto done;
 	if (obj_output(o) == OBJ_ELF || obj_output(o) == OBJ_C) {
 		rc = compile_object(o, cm, d, a, out);

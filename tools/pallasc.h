@@ -10,6 +10,7 @@
 #include "dsl/sema/checked.h"
 #include "graph/graph.h"
 #include "backend/vliw/vliw.h"
+#include "pallas/runtime.h"
 
 /* --run (compiled, on the simulator), --interpret --run, and options. */
 typedef struct RunOpts {
@@ -70,11 +71,19 @@ int run_select(const RunOpts *r, const CheckedModule *m, CheckedModule *out);
 /*
  * pallasc-sim.c: compiles export 'name' of m (a kernel) alone, runs it on
  * the simulator with b[0 .. n) as its operands (inputs filled, outputs
- * overwritten) and appends its counters to stats.  0, or -1 after
- * reporting through d or on stderr.
+ * overwritten) and appends its counters to stats (and into *st if not
+ * NULL).  0, or -1 after reporting through d or on stderr.
  */
 int sim_kernel(const RunOpts *r, const CheckedModule *m, const char *name,
-    InterpBuf *b, int n, Diag *d, Buf *stats);
+    InterpBuf *b, int n, Diag *d, Buf *stats, PallasStats *st);
+/*
+ * pallasc-func.c: runs func export e of m on the simulator, its kernels
+ * (the fusion emitter's) one after another, from args (one per
+ * parameter) into res (allocated), each kernel's counters appended to
+ * stats under its name.  0, or -1 after a message.
+ */
+int sim_func(const RunOpts *r, const CheckedModule *m, const CExport *e,
+    InterpBuf *args, InterpBuf *res, Diag *d, Buf *stats);
 
 /*
  * pallasc-splash.c: --splash-mask.  run_splash_tables fills the Splash

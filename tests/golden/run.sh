@@ -146,6 +146,14 @@ for pk in kernels/graph/*.pk; do
 	fi
 done
 
+# The same funcs' fusions for v6e, as the fusion emitter writes them
+# (.pk kernels, and one per instruction left outside fusions):
+# --emit=fusions against tests/golden/fusions/NAME.fusions.
+for pk in kernels/graph/*.pk; do
+	check_level fusions "$pk" \
+		"tests/golden/fusions/$(basename "$pk" .pk).fusions" -m v6e
+done
+
 # The pipeline plans: --emit=pipeline of each kernel under the default
 # preset and the small one (tests/golden/pipeline/NAME[-small].pipeline),
 # Splash with its causal tables (--splash-causal: concrete skips) and

@@ -182,9 +182,28 @@ cp "$tmp/x.npy" "$tmp/y.npy" "$tmp/c/" || exit 99
 grep -q "^simulated v4: [0-9]* cycles" "$tmp/out" ||
 	bad "compiled matmul: no counters: $(cat "$tmp/out")"
 grep -q '"traceEvents"' "$tmp/c/trace.json" || bad "compiled matmul: no trace"
-"$PALLASC" --run "$top_srcdir/tests/interp/toy.pk" >/dev/null 2>"$tmp/err"
-[ $? -eq 1 ] && grep -q "runs in interpret mode only" "$tmp/err" ||
-	bad "compiled func: $(cat "$tmp/err")"
+# 5a. A func runs on the simulator too, its kernels (the fusion
+# emitter's) one after another: the same result as interpret mode on
+# small and v4, each kernel's counters and the sums printed.
+for p in small v4; do
+	for mode in --interpret ""; do
+		rm -rf "$tmp/f$mode" && mkdir "$tmp/f$mode" || exit 99
+		# shellcheck disable=SC2086
+		"$PALLASC" -m $p $mode --run "$top_srcdir/tests/interp/toy.pk" \
+			--save-dir "$tmp/f$mode" >"$tmp/out" 2>&1 ||
+			bad "toy $p $mode: $(cat "$tmp/out")"
+	done
+	"$check" same "$tmp/f--interpret/toy.npy" "$tmp/f/toy.npy" 1e-5 ||
+		bad "toy on $p: compiled and interpreted differ"
+	grep -q "^func toy on $p: [1-9][0-9]* kernels, [1-9][0-9]* cycles" \
+		"$tmp/out" || bad "toy on $p: no sums: $(cat "$tmp/out")"
+	grep -q "^kernel .*fusion:" "$tmp/out" ||
+		bad "toy on $p: no kernel counters: $(cat "$tmp/out")"
+done
+"$PALLASC" --run "$top_srcdir/tests/interp/toy.pk" --trace "$tmp/t.json" \
+	>/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q "trace of a func" "$tmp/err" ||
+	bad "compiled func with --trace: $(cat "$tmp/err")"
 
 # 5b. The backend's loop passes change the time, not the results: a
 # chunk loop run with every pass and with -fno-* gives the same

@@ -2,8 +2,8 @@
  * hlotest.h - a fixture for the unit tests of the HLO passes: read a
  * module from text, run one pass or the pipeline, print, count opcodes,
  * and check that a rewritten module computes what the original did on
- * the same pseudo-random inputs.  Header-only (static functions), one
- * copy per test program.
+ * the same pseudo-random inputs.  Header-only (static inline functions,
+ * each test program using some), one copy per test program.
  */
 #ifndef PALLAS_TESTS_HLOTEST_H
 #define PALLAS_TESTS_HLOTEST_H
@@ -28,7 +28,7 @@ typedef struct HFx {
 	HloPassCtx cx;
 } HFx;
 
-static void
+static inline void
 hfx_init(HFx *f, const char *preset)
 {
 	memset(f, 0, sizeof *f);
@@ -41,7 +41,7 @@ hfx_init(HFx *f, const char *preset)
 	f->cx.d = &f->d;
 }
 
-static void
+static inline void
 hfx_free(HFx *f)
 {
 	fclose(f->out);
@@ -53,7 +53,7 @@ hfx_free(HFx *f)
 }
 
 /* Reads and verifies text; fails the test if it does not verify. */
-static HloModule *
+static inline HloModule *
 hfx_parse(HFx *f, const char *text)
 {
 	int file = srcmgr_add(&f->sm, "m.hlo", text, strlen(text));
@@ -66,7 +66,7 @@ hfx_parse(HFx *f, const char *text)
 	return m;
 }
 
-static const char *
+static inline const char *
 hfx_print(HFx *f, const HloModule *m)
 {
 	f->print.n = 0;
@@ -75,7 +75,7 @@ hfx_print(HFx *f, const HloModule *m)
 }
 
 /* Verifies m; fails the test with the printed module if it is broken. */
-static void
+static inline void
 hfx_verify(HFx *f, const HloModule *m, const char *after)
 {
 	int bad = hlo_verify(m, &f->d);
@@ -86,7 +86,7 @@ hfx_verify(HFx *f, const HloModule *m, const char *after)
 }
 
 /* Runs pass 'name' once, verifies; returns what the pass returned. */
-static int
+static inline int
 hfx_pass(HFx *f, HloModule *m, const char *name)
 {
 	int r = hlo_run_pass(m, name, &f->cx);
@@ -96,7 +96,7 @@ hfx_pass(HFx *f, HloModule *m, const char *name)
 }
 
 /* Instructions of opcode op in the entry (all computations if all). */
-static int
+static inline int
 hfx_count(const HloModule *m, HloOp op, int all)
 {
 	int j, i, n = 0;
@@ -113,7 +113,7 @@ hfx_count(const HloModule *m, HloOp op, int all)
 #define HFX_MAXRES 16
 
 /* Deterministic inputs for every entry parameter (values in [-2, 2]). */
-static HloBuf *
+static inline HloBuf *
 hfx_args(const HloModule *m, uint32_t seed)
 {
 	const HloComp *c = hlo_entry(m);
@@ -148,7 +148,7 @@ hfx_args(const HloModule *m, uint32_t seed)
  * Asserts that m computes what 'before' (the original text) computes,
  * on the same inputs: bit for bit if rtol is 0, else within rtol.
  */
-static void
+static inline void
 hfx_same_results(HFx *f, const char *before, const HloModule *m,
     double rtol)
 {
@@ -202,7 +202,7 @@ hfx_same_results(HFx *f, const char *before, const HloModule *m,
 }
 
 /* Runs suite s; the exit status of the test program. */
-static int
+static inline int
 hfx_run(Suite *s)
 {
 	SRunner *r = srunner_create(s);

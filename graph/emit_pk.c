@@ -1,0 +1,552 @@
+/*
+ * emit_pk.c - the fusion emitter's first stage: a fused computation as
+ * the source of a .pk kernel, so that a fusion goes through the same
+ * checks (sema: dtypes, shapes, VMEM budget), interpret mode, Mosaic
+ * lowering and VLIW backend as a hand-written kernel, with no second
+ * code generator.
+ *
+ * The kernel has one operand per parameter of the computation (p0, p1,
+ * ... by parameter number) and one output per array of its root (r0 for
+ * an array root, r0, r1, ... for a tuple: a multi-output fusion), no
+ * grid: each operand is one block.  Its body binds every instruction to
+ * a let (v<index>) in the computation's order and stores the root.
+ *
+ * The ops it writes: parameter, scalar constant, iota, broadcast (of a scalar,
+ * or keeping the operand's dimensions in order), reshape, transpose of
+ * the last two dimensions, convert, the elementwise arithmetic,
+ * comparison and select, exp, log, sqrt, rsqrt, tanh, abs, negate,
+ * reduce over dimensions with an add, max or min reducer from its
+ * identity (0, -inf, +inf), dot of matrices (contracting either
+ * dimension of each, as trans_a / trans_b) batched over leading
+ * dimensions, with operand_precision.  Anything else is refused with a
+ * message naming the instruction and its opcode.
+ *
+ * Entry:    hlo_fusion_pk (graph.h)
+ * Tests:    tests/unit/check_hlo_emit.c
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "graph/graph.h"
+
+typedef struct Em {
+	const HloModule *m;
+	const HloComp *c;
+	Buf *out;
+	char *err;
+	size_t nerr;
+	int failed;
+} Em;
+
+static void
+refuse(Em *e, const HloInstr *in, const char *fmt, const char *what)
+{
+	if (e->failed++)
+		return;
+	snprintf(e->err, e->nerr, "%s (%s): ", in->name, hlo_op_name(in->op));
+	snprintf(e->err + strlen(e->err), e->nerr - strlen(e->err), fmt,
+	    what);
+}
+
+/* The .pk dtype of an HLO element type, or NULL. */
+static const char *
+pk_type(HloType t)
+{
+	switch (t) {
+	case HT_F32: return "f32";
+	case HT_BF16: return "bf16";
+	case HT_S32: return "i32";
+	case HT_S8: return "i8";
+	case HT_PRED: return "bool";
+	default: return NULL;
+	}
+}
+
+/* "f32[16, 64]"; 0, or -1 (refused) for a type .pk has not. */
+static int
+put_type(Em *e, const HloInstr *in, const HloShape *s)
+{
+	const char *t = pk_type(s->type);
+	int i;
+
+	if (!t || s->type == HT_TUPLE) {
+		refuse(e, in, "an element type (%s) that kernels do not have",
+		    hlo_type_name(s->type));
+		return -1;
+	}
+	if (s->rank == 0) {
+		refuse(e, in, "a scalar %s operand or result", t);
+		return -1;
+	}
+	buf_printf(e->out, "%s[", t);
+	for (i = 0; i < s->rank; i++)
+		buf_printf(e->out, "%s%lld", i ? ", " : "",
+		    (long long)s->dim[i]);
+	buf_printf(e->out, "]");
+	return 0;
+}
+
+static void
+put_dims(Em *e, const HloShape *s)
+{
+	int i;
+
+	buf_printf(e->out, "[");
+	for (i = 0; i < s->rank; i++)
+		buf_printf(e->out, "%s%lld", i ? ", " : "",
+		    (long long)s->dim[i]);
+	buf_printf(e->out, "]");
+}
+
+static const HloInstr *
+opnd(const Em *e, const HloInstr *in, int k)
+{
+	return e->c->instr.v[in->operand[k]];
+}
+
+/* A scalar constant as a typed .pk literal. */
+static int
+put_scalar(Em *e, const HloInstr *in)
+{
+	const char *t = pk_type(in->shape.type);
+	char num[64];
+	double v;
+
+	if (!t || in->lit.n != 1 || in->lit.elided) {
+		refuse(e, in, "%s", in->lit.n != 1 ? "an array constant" :
+		    "a constant of this type");
+		return -1;
+	}
+	if (!hlo_type_is_float(in->shape.type)) {
+		buf_printf(e->out, "%s(%lld)", t, (long long)in->lit.v[0].i);
+		return 0;
+	}
+	v = in->lit.v[0].f;
+	if (isnan(v)) {
+		refuse(e, in, "%s", "a NaN constant");
+		return -1;
+	}
+	if (isinf(v)) {
+		buf_printf(e->out, "%s(%sinf)", t, v < 0 ? "-" : "");
+		return 0;
+	}
+	snprintf(num, sizeof num, "%.9g", v);
+	if (!strpbrk(num, ".en"))
+		strcat(num, ".0");
+	buf_printf(e->out, "%s(%s)", t, num);
+	return 0;
+}
+
+/* The value of an operand: its let. */
+static void
+put_val(Em *e, const HloInstr *in, int k)
+{
+	buf_printf(e->out, "v%d", in->operand[k]);
+}
+
+/* broadcast: a scalar to the shape, or the operand's dimensions kept in
+   order (a reshape adds the size-1 ones, then broadcast). */
+static int
+put_broadcast(Em *e, const HloInstr *in)
+{
+	const HloInstr *x = opnd(e, in, 0);
+	HloShape mid = in->shape;
+	int i, k;
+
+	if (x->shape.rank == 0) {
+		buf_printf(e->out, "broadcast(");
+		if (x->op == HLO_CONSTANT)
+			put_scalar(e, x);
+		else
+			put_val(e, in, 0);
+		buf_printf(e->out, ", ");
+		put_dims(e, &in->shape);
+		buf_printf(e->out, ")");
+		return 0;
+	}
+	for (i = 0; i < in->dims.n; i++)
+		if (i > 0 && in->dims.v[i] <= in->dims.v[i - 1]) {
+			refuse(e, in, "%s", "a broadcast that reorders "
+			    "dimensions");
+			return -1;
+		}
+	for (i = 0; i < mid.rank; i++)
+		mid.dim[i] = 1;
+	for (k = 0; k < in->dims.n; k++)
+		mid.dim[in->dims.v[k]] = x->shape.dim[k];
+	buf_printf(e->out, "broadcast(reshape(");
+	put_val(e, in, 0);
+	buf_printf(e->out, ", ");
+	put_dims(e, &mid);
+	buf_printf(e->out, "), ");
+	put_dims(e, &in->shape);
+	buf_printf(e->out, ")");
+	return 0;
+}
+
+/* transpose: only of the last two dimensions. */
+static int
+put_transpose(Em *e, const HloInstr *in)
+{
+	int r = in->shape.rank, i;
+
+	for (i = 0; i < r; i++)
+		if (in->dims.v[i] != (i < r - 2 ? i : i == r - 2 ? r - 1 :
+		    r - 2) || r < 2) {
+			refuse(e, in, "%s", "a transpose other than of the "
+			    "last two dimensions");
+			return -1;
+		}
+	buf_printf(e->out, "transpose(");
+	put_val(e, in, 0);
+	buf_printf(e->out, ")");
+	return 0;
+}
+
+/* The reducer of a reduce: "sum", "max" or "min", and its identity. */
+static const char *
+reducer(Em *e, const HloInstr *in, double *unit)
+{
+	const HloComp *f = in->callee >= 0 ? e->m->comp.v[in->callee] : NULL;
+	const HloInstr *r = f ? f->instr.v[f->root] : NULL;
+
+	if (!r || r->noperand != 2 ||
+	    f->instr.v[r->operand[0]]->op != HLO_PARAMETER ||
+	    f->instr.v[r->operand[1]]->op != HLO_PARAMETER)
+		return NULL;
+	switch (r->op) {
+	case HLO_ADD: *unit = 0; return "sum";
+	case HLO_MAXIMUM: *unit = -INFINITY; return "max";
+	case HLO_MINIMUM: *unit = INFINITY; return "min";
+	default: return NULL;
+	}
+}
+
+/* reduce over its dimensions, the highest first so that the others
+   keep their numbers. */
+static int
+put_reduce(Em *e, const HloInstr *in)
+{
+	const HloInstr *init = in->noperand == 2 ? opnd(e, in, 1) : NULL;
+	double unit;
+	const char *fn = reducer(e, in, &unit);
+	int i;
+
+	if (!fn || !init || init->op != HLO_CONSTANT || init->lit.n != 1 ||
+	    !hlo_type_is_float(init->shape.type) ||
+	    init->lit.v[0].f != unit) {
+		refuse(e, in, "%s", "a reduce other than a float sum, max or "
+		    "min from its identity");
+		return -1;
+	}
+	for (i = 0; i < in->dims.n; i++) {
+		if (i > 0 && in->dims.v[i] <= in->dims.v[i - 1]) {
+			refuse(e, in, "%s", "reduce dimensions out of order");
+			return -1;
+		}
+		buf_printf(e->out, "%s(", fn);
+	}
+	put_val(e, in, 0);
+	for (i = in->dims.n - 1; i >= 0; i--)
+		buf_printf(e->out, ", axis: %lld)", (long long)in->dims.v[i]);
+	return 0;
+}
+
+/* dot: batch dimensions leading and alike, one contracting dimension
+   among each operand's last two. */
+static int
+put_dot(Em *e, const HloInstr *in)
+{
+	const HloInstr *a = opnd(e, in, 0), *b = opnd(e, in, 1);
+	const HloInts *d = in->dot;
+	int ra = a->shape.rank, rb = b->shape.rank, nb = d[DOT_LHS_BATCH].n;
+	int i, ta, tb;
+	const char *prec = hlo_attr_get(in, "operand_precision");
+	const char *acc = pk_type(in->shape.type);
+
+	if (ra != rb || ra != nb + 2 || d[DOT_RHS_BATCH].n != nb ||
+	    d[DOT_LHS_CONTRACT].n != 1 || d[DOT_RHS_CONTRACT].n != 1) {
+		refuse(e, in, "%s", "a dot other than of matrices batched "
+		    "over leading dimensions");
+		return -1;
+	}
+	for (i = 0; i < nb; i++)
+		if (d[DOT_LHS_BATCH].v[i] != i || d[DOT_RHS_BATCH].v[i] != i) {
+			refuse(e, in, "%s", "a dot whose batch dimensions do "
+			    "not lead");
+			return -1;
+		}
+	ta = d[DOT_LHS_CONTRACT].v[0] == nb;
+	tb = d[DOT_RHS_CONTRACT].v[0] == nb + 1;
+	if (in->shape.type != a->shape.type && (a->shape.type != HT_BF16 ||
+	    in->shape.type != HT_F32))
+		buf_printf(e->out, "(");
+	buf_printf(e->out, "dot(");
+	put_val(e, in, 0);
+	buf_printf(e->out, ", ");
+	put_val(e, in, 1);
+	if (ta)
+		buf_printf(e->out, ", trans_a");
+	if (tb)
+		buf_printf(e->out, ", trans_b");
+	if (prec && strstr(prec, "highest"))
+		buf_printf(e->out, ", precision: highest");
+	else if (prec && strstr(prec, "high"))
+		buf_printf(e->out, ", precision: high");
+	buf_printf(e->out, ")");
+	if (in->shape.type != a->shape.type && (a->shape.type != HT_BF16 ||
+	    in->shape.type != HT_F32))
+		buf_printf(e->out, " as %s)", acc ? acc : "?");
+	return 0;
+}
+
+static const char *
+binary_op(HloOp op)
+{
+	switch (op) {
+	case HLO_ADD: return "+";
+	case HLO_SUBTRACT: return "-";
+	case HLO_MULTIPLY: return "*";
+	case HLO_DIVIDE: return "/";
+	default: return NULL;
+	}
+}
+
+static const char *
+unary_fn(HloOp op)
+{
+	switch (op) {
+	case HLO_EXP: return "exp";
+	case HLO_LOG: return "log";
+	case HLO_SQRT: return "sqrt";
+	case HLO_RSQRT: return "rsqrt";
+	case HLO_TANH: return "tanh";
+	case HLO_ABS: return "abs";
+	default: return NULL;
+	}
+}
+
+static const char *
+cmp_op(HloCmp c)
+{
+	static const char *const s[NCMP] = { NULL, "==", "!=", "<", "<=",
+	    ">", ">=" };
+
+	return c > CMP_NONE && c < NCMP ? s[c] : NULL;
+}
+
+/* The expression computing in, from its operands' lets. */
+static int
+put_expr(Em *e, const HloInstr *in)
+{
+	const char *s;
+
+	if ((s = binary_op(in->op)) != NULL) {
+		put_val(e, in, 0);
+		buf_printf(e->out, " %s ", s);
+		put_val(e, in, 1);
+		return 0;
+	}
+	if ((s = unary_fn(in->op)) != NULL) {
+		buf_printf(e->out, "%s(", s);
+		put_val(e, in, 0);
+		buf_printf(e->out, ")");
+		return 0;
+	}
+	switch (in->op) {
+	case HLO_MAXIMUM:
+	case HLO_MINIMUM:
+		buf_printf(e->out, "%s(", in->op == HLO_MAXIMUM ? "max" :
+		    "min");
+		put_val(e, in, 0);
+		buf_printf(e->out, ", ");
+		put_val(e, in, 1);
+		buf_printf(e->out, ")");
+		return 0;
+	case HLO_NEGATE:
+		buf_printf(e->out, "-");
+		put_val(e, in, 0);
+		return 0;
+	case HLO_COMPARE:
+		if (!(s = cmp_op(in->cmp)))
+			break;
+		put_val(e, in, 0);
+		buf_printf(e->out, " %s ", s);
+		put_val(e, in, 1);
+		return 0;
+	case HLO_SELECT:
+		buf_printf(e->out, "where(");
+		put_val(e, in, 0);
+		buf_printf(e->out, ", ");
+		put_val(e, in, 1);
+		buf_printf(e->out, ", ");
+		put_val(e, in, 2);
+		buf_printf(e->out, ")");
+		return 0;
+	case HLO_CONVERT:
+		if (!(s = pk_type(in->shape.type)))
+			break;
+		buf_printf(e->out, "(");
+		put_val(e, in, 0);
+		buf_printf(e->out, " as %s)", s);
+		return 0;
+	case HLO_RESHAPE:
+	case HLO_BITCAST:
+		buf_printf(e->out, "reshape(");
+		put_val(e, in, 0);
+		buf_printf(e->out, ", ");
+		put_dims(e, &in->shape);
+		buf_printf(e->out, ")");
+		return 0;
+	case HLO_COPY:
+		put_val(e, in, 0);
+		return 0;
+	case HLO_CONSTANT:
+		refuse(e, in, "%s", "an array constant");
+		return -1;
+	case HLO_IOTA:
+		if (!(s = pk_type(in->shape.type)) || in->num < 0 ||
+		    in->num >= in->shape.rank)
+			break;
+		buf_printf(e->out, in->shape.type == HT_S32 ? "" : "(");
+		buf_printf(e->out, "iota(");
+		put_dims(e, &in->shape);
+		buf_printf(e->out, ", %lld)", (long long)in->num);
+		if (in->shape.type != HT_S32)
+			buf_printf(e->out, " as %s)", s);
+		return 0;
+	case HLO_BROADCAST: return put_broadcast(e, in);
+	case HLO_TRANSPOSE: return put_transpose(e, in);
+	case HLO_REDUCE: return put_reduce(e, in);
+	case HLO_DOT: return put_dot(e, in);
+	default:
+		break;
+	}
+	refuse(e, in, "%s", "an op the fusion emitter does not write yet");
+	return -1;
+}
+
+/* The header: kernel NAME(p0: T[..], ..., out r0: T[..], ...). */
+static void
+put_header(Em *e, const char *name)
+{
+	const HloInstr *root = e->c->instr.v[e->c->root];
+	int n = 0, k;
+	int64_t p;
+
+	buf_printf(e->out, "kernel %s(", name);
+	for (p = 0; p < e->c->nparam; p++) {
+		const HloInstr *x = hlo_param(e->c, p);
+		if (!x) {
+			refuse(e, root, "%s", "parameters not numbered 0 .. n-1");
+			return;
+		}
+		buf_printf(e->out, "%sp%lld: ", n++ ? ", " : "", (long long)p);
+		put_type(e, x, &x->shape);
+	}
+	if (root->op == HLO_TUPLE) {
+		for (k = 0; k < root->noperand; k++) {
+			buf_printf(e->out, "%sout r%d: ", n++ ? ", " : "", k);
+			put_type(e, opnd(e, root, k), &opnd(e, root, k)->shape);
+		}
+	} else {
+		buf_printf(e->out, "%sout r0: ", n ? ", " : "");
+		put_type(e, root, &root->shape);
+	}
+	buf_printf(e->out, ")\n{\n");
+}
+
+/* Whether instruction i is only a reduce's init or a scalar constant a
+   broadcast writes inline (no let of its own). */
+static int
+inline_only(const Em *e, int i)
+{
+	const HloInstr *in = e->c->instr.v[i];
+
+	return in->op == HLO_CONSTANT && in->shape.rank == 0;
+}
+
+/*
+ * An instruction of c left outside fusions, as a kernel of its own: its
+ * operands p0.. (scalar constants inline), its result r0.
+ */
+int
+hlo_instr_pk(const HloModule *m, const HloComp *c, const HloInstr *in,
+    const char *name, Buf *out, char *err, size_t nerr)
+{
+	Em e = { m, c, out, err, nerr, 0 };
+	int k, j, np = 0, idx = -1;
+
+	if (nerr)
+		err[0] = 0;
+	buf_printf(out, "kernel %s(", name);
+	for (k = 0; k < in->noperand; k++) {
+		const HloInstr *x = opnd(&e, in, k);
+		for (j = 0; j < k && in->operand[j] != in->operand[k]; j++)
+			;
+		if (j < k || (x->op == HLO_CONSTANT && x->shape.rank == 0))
+			continue;
+		buf_printf(out, "%sp%d: ", np++ ? ", " : "", k);
+		put_type(&e, x, &x->shape);
+	}
+	buf_printf(out, "%sout r0: ", np ? ", " : "");
+	put_type(&e, in, &in->shape);
+	buf_printf(out, ")\n{\n");
+	for (k = 0; k < in->noperand; k++) {
+		const HloInstr *x = opnd(&e, in, k);
+		for (j = 0; j < k && in->operand[j] != in->operand[k]; j++)
+			;
+		if (j < k || (x->op == HLO_CONSTANT && x->shape.rank == 0))
+			continue;
+		buf_printf(out, "    let v%d = p%d[...];\n", in->operand[k], k);
+	}
+	for (j = 0; j < c->instr.n; j++)
+		if (c->instr.v[j] == in)
+			idx = j;
+	buf_printf(out, "    let v%d = ", idx);
+	if (!e.failed)
+		put_expr(&e, in);
+	buf_printf(out, ";\n    r0[...] = v%d;\n}\nexport %s;\n", idx, name);
+	return e.failed ? -1 : 0;
+}
+
+int
+hlo_fusion_pk(const HloModule *m, const HloComp *c, const char *name,
+    Buf *out, char *err, size_t nerr)
+{
+	Em e = { m, c, out, err, nerr, 0 };
+	const HloInstr *root = c->instr.v[c->root];
+	int i, k;
+
+	if (nerr)
+		err[0] = 0;
+	put_header(&e, name);
+	for (i = 0; i < c->instr.n && !e.failed; i++) {
+		const HloInstr *in = c->instr.v[i];
+		if (in->op == HLO_TUPLE && i == c->root)
+			continue;
+		if (inline_only(&e, i))
+			continue;
+		if (in->op == HLO_PARAMETER) {
+			buf_printf(out, "    let v%d = p%lld[...];\n", i,
+			    (long long)in->num);
+			continue;
+		}
+		if (in->shape.rank == 0) {
+			refuse(&e, in, "%s", "a scalar value");
+			break;
+		}
+		buf_printf(out, "    let v%d = ", i);
+		put_expr(&e, in);
+		buf_printf(out, ";\n");
+	}
+	if (root->op == HLO_TUPLE)
+		for (k = 0; k < root->noperand; k++)
+			buf_printf(out, "    r%d[...] = v%d;\n", k,
+			    root->operand[k]);
+	else
+		buf_printf(out, "    r0[...] = v%d;\n", c->root);
+	buf_printf(out, "}\nexport %s;\n", name);
+	return e.failed ? -1 : 0;
+}
