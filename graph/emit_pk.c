@@ -7,9 +7,12 @@
  *
  * The kernel has one operand per parameter of the computation (p0, p1,
  * ... by parameter number) and one output per array of its root (r0 for
- * an array root, r0, r1, ... for a tuple: a multi-output fusion), no
- * grid: each operand is one block.  Its body binds every instruction to
- * a let (v<index>) in the computation's order and stores the root.
+ * an array root, r0, r1, ... for a tuple: a multi-output fusion).  When
+ * every value keeps a leading batch dimension (plan_grid), that
+ * dimension becomes a parallel grid axis b and the body sees one slice a
+ * step; otherwise there is no grid and each operand is one block.  The
+ * body binds every instruction to a let (v<index>) in the computation's
+ * order and stores the root.
  *
  * The ops it writes: parameter, scalar constant, iota, broadcast (of a scalar,
  * or keeping the operand's dimensions in order), reshape, transpose of
@@ -26,6 +29,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "graph/graph.h"
@@ -37,6 +41,8 @@ typedef struct Em {
 	char *err;
 	size_t nerr;
 	int failed;
+	int64_t B;		/* the grid over dimension 0, or 0: none */
+	char *bat;		/* per instruction: its dimension 0 is b */
 } Em;
 
 static void
@@ -105,6 +111,50 @@ opnd(const Em *e, const HloInstr *in, int k)
 	return e->c->instr.v[in->operand[k]];
 }
 
+static int
+index_of(const Em *e, const HloInstr *in)
+{
+	int i;
+
+	for (i = 0; i < e->c->instr.n; i++)
+		if (e->c->instr.v[i] == in)
+			return i;
+	return -1;
+}
+
+/* Whether in's dimension 0 is the grid's (each step sees one slice). */
+static int
+batched(const Em *e, const HloInstr *in)
+{
+	return e->B && e->bat[index_of(e, in)];
+}
+
+/* in's shape as the kernel body sees it: without dimension 0 when it
+   is the grid's. */
+static HloShape
+kshape(const Em *e, const HloInstr *in)
+{
+	HloShape s = in->shape;
+	int i;
+
+	if (!batched(e, in))
+		return s;
+	for (i = 1; i < s.rank; i++)
+		s.dim[i - 1] = s.dim[i];
+	s.rank--;
+	return s;
+}
+
+/* Operand dimension k's place in the result of broadcast in, as the
+   body sees both: -1 for the grid's dimension. */
+static int
+bdim(const Em *e, const HloInstr *in, int k)
+{
+	if (batched(e, opnd(e, in, 0)) && k == 0)
+		return -1;
+	return (int)in->dims.v[k] - batched(e, in);
+}
+
 /* A scalar constant as a typed .pk literal. */
 static int
 put_scalar(Em *e, const HloInstr *in)
@@ -151,8 +201,8 @@ static int
 put_broadcast(Em *e, const HloInstr *in)
 {
 	const HloInstr *x = opnd(e, in, 0);
-	HloShape mid = in->shape;
-	int i, k;
+	HloShape to = kshape(e, in), mid = to;
+	int i, k, last = -1;
 
 	if (x->shape.rank == 0) {
 		buf_printf(e->out, "broadcast(");
@@ -161,26 +211,45 @@ put_broadcast(Em *e, const HloInstr *in)
 		else
 			put_val(e, in, 0);
 		buf_printf(e->out, ", ");
-		put_dims(e, &in->shape);
+		put_dims(e, &to);
 		buf_printf(e->out, ")");
 		return 0;
 	}
-	for (i = 0; i < in->dims.n; i++)
-		if (i > 0 && in->dims.v[i] <= in->dims.v[i - 1]) {
+	/* a vector down the rows of a matrix: [N] to [M, N] along the
+	   lanes, then a transpose, which the compiled path has where a
+	   [M] to [M, 1] reshape crosses lanes into sublanes */
+	if (to.rank == 2 && kshape(e, x).rank == 1 && bdim(e, in,
+	    in->dims.n - 1) == 0) {
+		buf_printf(e->out, "transpose(broadcast(");
+		put_val(e, in, 0);
+		buf_printf(e->out, ", [%lld, %lld]))", (long long)to.dim[1],
+		    (long long)to.dim[0]);
+		return 0;
+	}
+	for (i = 0; i < mid.rank; i++)
+		mid.dim[i] = 1;
+	for (k = 0; k < in->dims.n; k++) {
+		if ((i = bdim(e, in, k)) < 0)
+			continue;
+		if (i <= last) {
 			refuse(e, in, "%s", "a broadcast that reorders "
 			    "dimensions");
 			return -1;
 		}
-	for (i = 0; i < mid.rank; i++)
-		mid.dim[i] = 1;
-	for (k = 0; k < in->dims.n; k++)
-		mid.dim[in->dims.v[k]] = x->shape.dim[k];
+		mid.dim[last = i] = x->shape.dim[k];
+	}
+	for (i = 0; i < to.rank && mid.dim[i] == to.dim[i]; i++)
+		;
+	if (i == to.rank && kshape(e, x).rank == to.rank) {
+		put_val(e, in, 0);	/* only the grid's dimension added */
+		return 0;
+	}
 	buf_printf(e->out, "broadcast(reshape(");
 	put_val(e, in, 0);
 	buf_printf(e->out, ", ");
 	put_dims(e, &mid);
 	buf_printf(e->out, "), ");
-	put_dims(e, &in->shape);
+	put_dims(e, &to);
 	buf_printf(e->out, ")");
 	return 0;
 }
@@ -193,7 +262,7 @@ put_transpose(Em *e, const HloInstr *in)
 
 	for (i = 0; i < r; i++)
 		if (in->dims.v[i] != (i < r - 2 ? i : i == r - 2 ? r - 1 :
-		    r - 2) || r < 2) {
+		    r - 2) || r - batched(e, in) < 2) {
 			refuse(e, in, "%s", "a transpose other than of the "
 			    "last two dimensions");
 			return -1;
@@ -249,7 +318,8 @@ put_reduce(Em *e, const HloInstr *in)
 	}
 	put_val(e, in, 0);
 	for (i = in->dims.n - 1; i >= 0; i--)
-		buf_printf(e->out, ", axis: %lld)", (long long)in->dims.v[i]);
+		buf_printf(e->out, ", axis: %lld)", (long long)in->dims.v[i] -
+		    batched(e, in));
 	return 0;
 }
 
@@ -341,6 +411,7 @@ static int
 put_expr(Em *e, const HloInstr *in)
 {
 	const char *s;
+	HloShape ks;
 
 	if ((s = binary_op(in->op)) != NULL) {
 		put_val(e, in, 0);
@@ -393,10 +464,11 @@ put_expr(Em *e, const HloInstr *in)
 		return 0;
 	case HLO_RESHAPE:
 	case HLO_BITCAST:
+		ks = kshape(e, in);
 		buf_printf(e->out, "reshape(");
 		put_val(e, in, 0);
 		buf_printf(e->out, ", ");
-		put_dims(e, &in->shape);
+		put_dims(e, &ks);
 		buf_printf(e->out, ")");
 		return 0;
 	case HLO_COPY:
@@ -409,10 +481,12 @@ put_expr(Em *e, const HloInstr *in)
 		if (!(s = pk_type(in->shape.type)) || in->num < 0 ||
 		    in->num >= in->shape.rank)
 			break;
+		ks = kshape(e, in);
 		buf_printf(e->out, in->shape.type == HT_S32 ? "" : "(");
 		buf_printf(e->out, "iota(");
-		put_dims(e, &in->shape);
-		buf_printf(e->out, ", %lld)", (long long)in->num);
+		put_dims(e, &ks);
+		buf_printf(e->out, ", %lld)", (long long)in->num -
+		    batched(e, in));
 		if (in->shape.type != HT_S32)
 			buf_printf(e->out, " as %s)", s);
 		return 0;
@@ -425,6 +499,140 @@ put_expr(Em *e, const HloInstr *in)
 	}
 	refuse(e, in, "%s", "an op the fusion emitter does not write yet");
 	return -1;
+}
+
+/*
+ * The grid: dimension 0 of every output, B, becomes a parallel grid
+ * axis when each instruction keeps it as its own dimension 0 (or has
+ * none: a value the same at every step, such as a mask of iotas that a
+ * broadcast then gives the batch), B coming from the first value of
+ * three dimensions or more so that a step keeps two for the vector unit.
+ * So a batched attention runs head by head.  Sets e->B and e->bat (state per instruction: 0 no
+ * dimension 0 of the grid's, 1 it, 2 a scalar); e->B stays 0 otherwise.
+ */
+static void
+plan_grid(Em *e, char *bat)
+{
+	const HloInstr *root = e->c->instr.v[e->c->root];
+	int64_t B = 0;
+	int i, k, st, ok;
+
+	/* the first value of three dimensions or more gives B */
+	for (i = 0; i < e->c->instr.n && !B; i++)
+		if (e->c->instr.v[i]->shape.rank >= 3)
+			B = e->c->instr.v[i]->shape.dim[0];
+	ok = B > 1;
+
+	for (i = 0; i < e->c->instr.n && ok; i++) {
+		const HloInstr *in = e->c->instr.v[i];
+		int lead = in->shape.rank >= 1 && in->shape.dim[0] == B;
+		int nb = lead && in->shape.rank >= 2;
+		if (in->shape.rank == 0 || in->op == HLO_TUPLE) {
+			bat[i] = 2;
+			continue;
+		}
+		st = -1;	/* the non-scalar operands' state */
+		for (k = 0; k < in->noperand; k++) {
+			int t = bat[in->operand[k]];
+			if (t == 2)
+				continue;
+			if (st >= 0 && t != st && in->op != HLO_DOT)
+				ok = 0;
+			st = t;
+		}
+		switch (in->op) {
+		case HLO_PARAMETER:
+			bat[i] = (char)nb;
+			break;
+		case HLO_IOTA:
+			bat[i] = (char)nb;
+			ok &= !nb || in->num != 0;
+			break;
+		case HLO_BROADCAST:
+			if (st == 1)	/* its dimension 0 must stay 0 */
+				ok &= in->dims.n > 0 && in->dims.v[0] == 0 &&
+				    nb;
+			bat[i] = (char)nb;
+			ok &= st != 0 || !lead || in->dims.n == 0 ||
+			    in->dims.v[0] != 0;
+			break;
+		case HLO_REDUCE:
+			for (k = 0; k < in->dims.n; k++)
+				ok &= st != 1 || in->dims.v[k] != 0;
+			bat[i] = (char)(st == 1);
+			ok &= st != 1 || in->shape.rank >= 2;
+			break;
+		case HLO_DOT:
+			bat[i] = (char)(st == 1);
+			ok &= bat[in->operand[0]] == bat[in->operand[1]] &&
+			    (st != 1 || (in->dot[DOT_LHS_BATCH].n > 0 &&
+			    in->dot[DOT_LHS_BATCH].v[0] == 0 &&
+			    in->dot[DOT_RHS_BATCH].v[0] == 0));
+			break;
+		case HLO_TRANSPOSE:
+			bat[i] = (char)(st == 1);
+			ok &= st != 1 || in->dims.v[0] == 0;
+			break;
+		default:	/* elementwise, reshape, convert, copy */
+			bat[i] = (char)(st == 1);
+			ok &= st != 1 || nb;
+		}
+		ok &= bat[i] != 1 || nb;
+	}
+	if (root->op == HLO_TUPLE)
+		for (k = 0; k < root->noperand && ok; k++)
+			ok &= bat[root->operand[k]] == 1;
+	else
+		ok &= ok && bat[e->c->root] == 1;
+	if (ok) {
+		e->B = B;
+		e->bat = bat;
+	}
+}
+
+/* The grid's block of an operand or output x: [_, d1, ...] at (b, 0,
+   ...), or (not batched) the whole array at (0, ...). */
+static void
+put_block(Em *e, const char *name, const HloInstr *x)
+{
+	int k, b = batched(e, x);
+
+	buf_printf(e->out, " %s: [", name);
+	for (k = 0; k < x->shape.rank; k++)
+		if (k == 0 && b)
+			buf_printf(e->out, "_");
+		else
+			buf_printf(e->out, "%s%lld", k ? ", " : "",
+			    (long long)x->shape.dim[k]);
+	buf_printf(e->out, "] at (%s", b ? "b" : "0");
+	for (k = 1; k < x->shape.rank; k++)
+		buf_printf(e->out, ", 0");
+	buf_printf(e->out, ");");
+}
+
+/* grid (b: B) and the blocks, after the header. */
+static void
+put_grid(Em *e)
+{
+	const HloInstr *root = e->c->instr.v[e->c->root];
+	char nm[32];
+	int64_t p;
+	int k;
+
+	if (!e->B)
+		return;
+	buf_printf(e->out, "grid (b: %lld)\nsemantics (parallel)\nblocks {",
+	    (long long)e->B);
+	for (p = 0; p < e->c->nparam; p++) {
+		snprintf(nm, sizeof nm, "p%lld", (long long)p);
+		put_block(e, nm, hlo_param(e->c, p));
+	}
+	for (k = 0; k < (root->op == HLO_TUPLE ? root->noperand : 1); k++) {
+		snprintf(nm, sizeof nm, "r%d", k);
+		put_block(e, nm, root->op == HLO_TUPLE ? opnd(e, root, k) :
+		    root);
+	}
+	buf_printf(e->out, " }\n");
 }
 
 /* The header: kernel NAME(p0: T[..], ..., out r0: T[..], ...). */
@@ -454,7 +662,10 @@ put_header(Em *e, const char *name)
 		buf_printf(e->out, "%sout r0: ", n ? ", " : "");
 		put_type(e, root, &root->shape);
 	}
-	buf_printf(e->out, ")\n{\n");
+	buf_printf(e->out, ")\n");
+	if (!e->failed)
+		put_grid(e);
+	buf_printf(e->out, "{\n");
 }
 
 /* Whether instruction i is only a reduce's init or a scalar constant a
@@ -475,7 +686,7 @@ int
 hlo_instr_pk(const HloModule *m, const HloComp *c, const HloInstr *in,
     const char *name, Buf *out, char *err, size_t nerr)
 {
-	Em e = { m, c, out, err, nerr, 0 };
+	Em e = { m, c, out, err, nerr, 0, 0, NULL };
 	int k, j, np = 0, idx = -1;
 
 	if (nerr)
@@ -515,12 +726,18 @@ int
 hlo_fusion_pk(const HloModule *m, const HloComp *c, const char *name,
     Buf *out, char *err, size_t nerr)
 {
-	Em e = { m, c, out, err, nerr, 0 };
+	Em e = { m, c, out, err, nerr, 0, 0, NULL };
 	const HloInstr *root = c->instr.v[c->root];
+	char *bat = calloc((size_t)c->instr.n + 1, 1);
 	int i, k;
 
 	if (nerr)
 		err[0] = 0;
+	if (!bat) {
+		snprintf(err, nerr, "out of memory");
+		return -1;
+	}
+	plan_grid(&e, bat);
 	put_header(&e, name);
 	for (i = 0; i < c->instr.n && !e.failed; i++) {
 		const HloInstr *in = c->instr.v[i];
@@ -548,5 +765,6 @@ hlo_fusion_pk(const HloModule *m, const HloComp *c, const char *name,
 	else
 		buf_printf(out, "    r0[...] = v%d;\n", c->root);
 	buf_printf(out, "}\nexport %s;\n", name);
+	free(bat);
 	return e.failed ? -1 : 0;
 }

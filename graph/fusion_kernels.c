@@ -128,7 +128,7 @@ hlo_fusion_kernels(const HloModule *m, const MachPreset *mp,
 	pp_free(pp);
 	if (d->nerror == n0)
 		return cm;
-	diag_note(d, at, "the fusion emitter gives each kernel of func '%s' "
-	    "one block of each operand, without a grid, so far", func);
+	diag_note(d, at, "the fusion emitter tiles the kernels of func '%s' "
+	    "only along a leading batch dimension so far", func);
 	return NULL;
 }

@@ -134,6 +134,49 @@ run_one(Seq *s, int i, const HloInstr *in)
 	return rc;
 }
 
+/* The dtype of an HLO element type kernels have, or -1. */
+static int
+dtype_of(HloType t)
+{
+	switch (t) {
+	case HT_F32: return DT_F32;
+	case HT_BF16: return DT_BF16;
+	case HT_S32: return DT_I32;
+	case HT_S8: return DT_I8;
+	case HT_PRED: return DT_BOOL;
+	default: return -1;
+	}
+}
+
+/* An array constant (the pipeline folds a mask into one) as the array
+   the kernels that read it take. */
+static int
+constant(Seq *s, int i, const HloInstr *in)
+{
+	Shape sh = { 0 };
+	InterpBuf *b;
+	int t = dtype_of(in->shape.type), k;
+	int64_t j;
+
+	if (t < 0 || in->lit.elided || in->lit.n != hlo_shape_elems(&in->shape))
+		return fail(s, in, "is a constant kernels cannot take");
+	sh.rank = in->shape.rank;
+	for (k = 0; k < sh.rank; k++)
+		sh.d[k] = in->shape.dim[k];
+	b = xcalloc(1, sizeof *b);
+	if (interp_buf_try_alloc(b, in->name, (DType)t, &sh)) {
+		free(b);
+		return fail(s, in, "needs more host memory");
+	}
+	for (j = 0; j < in->lit.n; j++)
+		interp_buf_set(b, j, hlo_type_is_float(in->shape.type) ?
+		    in->lit.v[j].f : (double)in->lit.v[j].i);
+	s->v[i].el = xcalloc(2, sizeof(InterpBuf *));
+	s->v[i].el[0] = s->v[i].b = b;
+	s->v[i].nown = 1;
+	return 0;
+}
+
 static int
 step(Seq *s, int i)
 {
@@ -144,8 +187,7 @@ step(Seq *s, int i)
 	case HLO_PARAMETER:
 		return 0;	/* set by the caller */
 	case HLO_CONSTANT:
-		return in->shape.rank == 0 ? 0 : fail(s, in, "is an array "
-		    "constant, which no kernel reads yet");
+		return in->shape.rank == 0 ? 0 : constant(s, i, in);
 	case HLO_TUPLE:
 		s->v[i].n = in->noperand;
 		s->v[i].el = xcalloc((size_t)in->noperand + 1,

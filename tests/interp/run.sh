@@ -200,6 +200,21 @@ for p in small v4; do
 	grep -q "^kernel .*fusion:" "$tmp/out" ||
 		bad "toy on $p: no kernel counters: $(cat "$tmp/out")"
 done
+# The naive attention at H 2, S 128: its fusions keep the heads as a
+# grid axis, so each step holds one head's [128, 128] scores.
+for p in v4 v6e; do
+	for mode in --interpret ""; do
+		rm -rf "$tmp/f$mode" && mkdir "$tmp/f$mode" || exit 99
+		# shellcheck disable=SC2086
+		"$PALLASC" -m $p $mode --run -DH=2 -DS=128 \
+			"$top_srcdir/kernels/graph/attention.pk" \
+			--save-dir "$tmp/f$mode" >"$tmp/out" 2>&1 ||
+			bad "attention $p $mode: $(cat "$tmp/out")"
+	done
+	"$check" same "$tmp/f--interpret/attention.npy" \
+		"$tmp/f/attention.npy" 1e-5 ||
+		bad "attention on $p: compiled and interpreted differ"
+done
 "$PALLASC" --run "$top_srcdir/tests/interp/toy.pk" --trace "$tmp/t.json" \
 	>/dev/null 2>"$tmp/err"
 [ $? -eq 1 ] && grep -q "trace of a func" "$tmp/err" ||

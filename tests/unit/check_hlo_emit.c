@@ -190,7 +190,10 @@ static const char *const single[] = {
 	" ROOT r = f32[16,128] fusion(x), kind=kLoop, calls=f }\n",
 };
 
-START_TEST(leftovers_run_on_the_machine)
+/* One kernel's module: emitted, compiled for v4, run against the
+   evaluator of the whole module; whether its kernel has a grid. */
+static int
+run_module(const char *text)
 {
 	HFx f;
 	HloModule *m;
@@ -204,8 +207,10 @@ START_TEST(leftovers_run_on_the_machine)
 	int64_t k, n;
 	int i;
 
+	int grid;
+
 	hfx_init(&f, "v4");
-	m = hfx_parse(&f, single[_i]);
+	m = hfx_parse(&f, text);
 	c = hlo_entry(m);
 	ck_assert_msg(hlo_fusions_pk(m, &src, err, sizeof err) == 1, "%s",
 	    err);
@@ -226,6 +231,7 @@ START_TEST(leftovers_run_on_the_machine)
 			ck_abort_msg("element %lld = %.9g, want %.9g\n%s",
 			    (long long)k, out[k], ((float *)res[0].data)[k],
 			    src.p);
+	grid = strstr(src.p, "grid (b: ") != NULL;
 	free(out);
 	hlo_buf_free(&res[0]);
 	for (i = 0; i < c->nparam; i++)
@@ -234,6 +240,40 @@ START_TEST(leftovers_run_on_the_machine)
 	vt_free(&u);
 	buf_free(&src);
 	hfx_free(&f);
+	return grid;
+}
+
+START_TEST(leftovers_run_on_the_machine)
+{
+	ck_assert_int_eq(run_module(single[_i]), 0);
+}
+END_TEST
+
+/*
+ * A fusion whose values keep a leading batch dimension gets a grid over
+ * it (one slice a step), as the naive attention's: q k^T per head, its
+ * row max, and exp(s - max) with the max broadcast down the rows.
+ */
+START_TEST(batched_fusions_get_a_grid)
+{
+	ck_assert_int_eq(run_module(
+	    "HloModule m\n"
+	    "mx { a = f32[] parameter(0)\n b = f32[] parameter(1)\n"
+	    " ROOT c = f32[] maximum(a, b) }\n"
+	    "f { q = f32[2,32,128] parameter(0)\n"
+	    " k = f32[2,32,128] parameter(1)\n"
+	    " s = f32[2,32,32] dot(q, k), lhs_batch_dims={0}, "
+	    "rhs_batch_dims={0}, lhs_contracting_dims={2}, "
+	    "rhs_contracting_dims={2}\n"
+	    " i = f32[] constant(-inf)\n"
+	    " m = f32[2,32] reduce(s, i), dimensions={2}, to_apply=mx\n"
+	    " mb = f32[2,32,32] broadcast(m), dimensions={0,1}\n"
+	    " d = f32[2,32,32] subtract(s, mb)\n"
+	    " ROOT e = f32[2,32,32] exponential(d) }\n"
+	    "ENTRY e { q = f32[2,32,128] parameter(0)\n"
+	    " k = f32[2,32,128] parameter(1)\n"
+	    " ROOT r = f32[2,32,32] fusion(q, k), kind=kOutput, calls=f }\n"),
+	    1);
 }
 END_TEST
 
@@ -310,6 +350,7 @@ main(void)
 	tcase_add_test(t, toy_fusions_run_on_the_machine);
 	tcase_add_loop_test(t, leftovers_run_on_the_machine, 0,
 	    (int)(sizeof single / sizeof single[0]));
+	tcase_add_test(t, batched_fusions_get_a_grid);
 	tcase_add_test(t, unwritten_ops_are_refused);
 	suite_add_tcase(s, t);
 	return vt_run_suite(s);
