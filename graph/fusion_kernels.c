@@ -60,6 +60,12 @@ leftover(const HloInstr *in)
 }
 
 int
+hlo_instr_kernel(const HloInstr *in)
+{
+	return (in->op == HLO_FUSION && in->callee >= 0) || leftover(in);
+}
+
+int
 hlo_fusions_pk(const HloModule *m, Buf *out, char *err, size_t nerr)
 {
 	const HloComp *c = hlo_entry(m);
@@ -71,7 +77,7 @@ hlo_fusions_pk(const HloModule *m, Buf *out, char *err, size_t nerr)
 	for (i = 0; c && i < c->instr.n; i++) {
 		const HloInstr *in = c->instr.v[i];
 		int fused = in->op == HLO_FUSION && in->callee >= 0;
-		if (!fused && !leftover(in))
+		if (!hlo_instr_kernel(in))
 			continue;
 		kernel_name(in, name, sizeof name);
 		buf_printf(out, "%s// %s %s (%s)\n", n++ ? "\n" : "",
@@ -100,16 +106,17 @@ hlo_fusion_kernels(const HloModule *m, const MachPreset *mp,
 	CheckedModule *cm = NULL;
 	int n0 = d->nerror, n;
 
-	if ((n = hlo_fusions_pk(m, &src, err, sizeof err)) <= 0) {
-		if (n < 0)
-			diag_error(d, at, "func '%s': the fusion emitter cannot "
-			    "write %s", func, err);
-		else
-			diag_error(d, at, "func '%s' computes nothing on the "
-			    "machine (no fusion, no instruction of its own)",
-			    func);
+	if ((n = hlo_fusions_pk(m, &src, err, sizeof err)) < 0) {
+		diag_error(d, at, "func '%s': the fusion emitter cannot write "
+		    "%s", func, err);
 		buf_free(&src);
 		return NULL;
+	}
+	if (n == 0) {	/* kernel calls only, or nothing computed */
+		buf_free(&src);
+		cm = arena_alloc(a, sizeof *cm);
+		cm->preset = mp;
+		return cm;
 	}
 	snprintf(err, sizeof err, "<fusions of %s>", func);
 	label = arena_strndup(a, err, strlen(err));

@@ -278,22 +278,13 @@ dot(Lw *L, const CExpr *e, const int *ops)
 	return x;
 }
 
-/* A kernel call: custom-call "<kernel>" naming the instance. */
-static int
-call(Lw *L, const CExpr *e)
+const char *
+hlo_kernel_config(Arena *a, const CKernel *k)
 {
-	const CKernel *k = e->u.call;
-	int *ops = arena_alloc(L->m->arena, sizeof(int) * (size_t)(e->n + 1));
 	Buf b = {0}, inst = {0};
-	HloInstr *in;
-	int i, x;
+	const char *r;
+	int i;
 
-	for (i = 0; i < e->n; i++)
-		if ((ops[i] = lw_expr(L, e->arg[i])) < 0)
-			return -1;
-	x = lw_emit(L, HLO_CUSTOM_CALL, lw_shape_of(e), ops, e->n,
-	    "pallas_call");
-	in = lw_in(L, x);
 	buf_puts(&inst, k->name);
 	for (i = 0; i < k->nparam; i++) {
 		buf_puts(&inst, i ? ", " : "<");
@@ -305,10 +296,29 @@ call(Lw *L, const CExpr *e)
 	buf_puts(&b, ", \"instance\": ");
 	buf_json_str(&b, inst.p);
 	buf_putc(&b, '}');
-	in->backend_config = arena_strndup(L->m->arena, b.p, b.n);
-	in->target = lw_escape(L->m->arena, k->name);
+	r = arena_strndup(a, b.p, b.n);
 	buf_free(&b);
 	buf_free(&inst);
+	return r;
+}
+
+/* A kernel call: custom-call "<kernel>" naming the instance. */
+static int
+call(Lw *L, const CExpr *e)
+{
+	const CKernel *k = e->u.call;
+	int *ops = arena_alloc(L->m->arena, sizeof(int) * (size_t)(e->n + 1));
+	HloInstr *in;
+	int i, x;
+
+	for (i = 0; i < e->n; i++)
+		if ((ops[i] = lw_expr(L, e->arg[i])) < 0)
+			return -1;
+	x = lw_emit(L, HLO_CUSTOM_CALL, lw_shape_of(e), ops, e->n,
+	    "pallas_call");
+	in = lw_in(L, x);
+	in->backend_config = hlo_kernel_config(L->m->arena, k);
+	in->target = lw_escape(L->m->arena, k->name);
 	return x;
 }
 

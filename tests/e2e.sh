@@ -3,7 +3,9 @@
 # examples/axpb.pk to an object and a header, cc links them with the
 # runtime, and the program runs on the simulated machine (every check on)
 # and compares with plain C.  Under the v4 and the small preset; and
-# kernels/matmul/matmul.pk with examples/matmul.c (small).
+# kernels/matmul/matmul.pk with examples/matmul.c (small); and a func with
+# a kernel in one object (examples/toyprog.pk: the toy program's fusions
+# as one top-level program) under v4 and small.
 set -u
 src=${top_srcdir:-.}
 bld=${top_builddir:-.}
@@ -53,5 +55,28 @@ if "$bld/pallasc" --preset small "$src/kernels/matmul/matmul.pk" \
 else
 	echo "FAIL: matmul"; cat "$tmp/out"; fail=$((fail + 1))
 fi
+# funcs and a kernel in one object: each func runs as one program, one
+# calling the kernel
+for preset in v4 small; do
+	if "$bld/pallasc" --preset $preset "$src/examples/toyprog.pk" \
+	    -o "$tmp/toyprog.o" -H "$tmp/toyprog.h" &&
+	    $cc ${SAN_CFLAGS:-} -I"$tmp" -o "$tmp/toyprog" \
+	    "$src/examples/toyprog_main.c" "$tmp/toyprog.o" $flags -lm &&
+	    PALLAS_PRESET=$preset "$tmp/toyprog" > "$tmp/out" &&
+	    grep -q ': 0 of 512 values out of tolerance' "$tmp/out" &&
+	    grep -q "region 'multiply_reduce_fusion' x1" "$tmp/out" &&
+	    grep -q '^axpb on f32\[64, 128\]: 0 of 8192 values wrong' \
+	    "$tmp/out" &&
+	    grep -q '^axpb_twice on f32\[64, 128\]: 0 of 8192 values wrong' \
+	    "$tmp/out" &&
+	    grep -q "region 'jit(axpb_twice)/second/pallas_call' x1" \
+	    "$tmp/out"; then
+		pass=$((pass + 1))
+		grep 'values' "$tmp/out"
+	else
+		echo "FAIL: $preset: toyprog"; cat "$tmp/out"
+		fail=$((fail + 1))
+	fi
+done
 echo "e2e: $pass passed, $fail failed"
 [ $fail = 0 ]

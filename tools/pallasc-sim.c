@@ -173,9 +173,8 @@ report_check(const CKernel *k, const PallasTrap *t, Diag *d)
 	return 1;
 }
 
-/* Runs prog's entry on a fresh device; 0, or -1 after a message. */
-static int
-simulate(const RunOpts *r, const MachProgram *prog, const char *entry,
+int
+sim_program(const RunOpts *r, const MachProgram *prog, const char *entry,
     const CKernel *k, Diag *d, InterpBuf *b, int n, Buf *stats,
     PallasStats *out_st)
 {
@@ -240,7 +239,7 @@ sim_kernel(const RunOpts *r, const CheckedModule *m, const char *name,
 		if (strcmp(m->exp[i].cname, name) == 0)
 			break;
 	if ((p = compile_one(m, name, r, d, &a)) != NULL)
-		rc = simulate(r, p, name, i < m->nexport ? m->exp[i].kernel :
+		rc = sim_program(r, p, name, i < m->nexport ? m->exp[i].kernel :
 		    NULL, d, b, n, stats, st);
 	mach_program_free(p);
 	arena_free(&a);

@@ -36,6 +36,7 @@ typedef enum Emit {
 	EMIT_HLO_STATS,		/* what the pass pipeline did, in figures */
 	EMIT_PIPELINE,		/* the grid pipeline plans and allocation */
 	EMIT_FUSIONS,		/* a func's fusions as .pk kernels (graph/) */
+	EMIT_TLP,		/* a func's top-level program (graph/tlp.c) */
 	EMIT_TILE,		/* the tile IR (backend/mosaic) */
 	EMIT_LLO,		/* LLO after isel (backend/vliw) */
 	EMIT_ASM,		/* -S: the scheduled bundles (backend/vliw) */
@@ -52,6 +53,7 @@ static const struct {
 	{ "hlo", EMIT_HLO },	{ "hlo-opt", EMIT_HLO_OPT }, { "tile", EMIT_TILE },
 	{ "hlo-stats", EMIT_HLO_STATS },
 	{ "pipeline", EMIT_PIPELINE },	{ "fusions", EMIT_FUSIONS },
+	{ "tlp", EMIT_TLP },
 	{ "llo", EMIT_LLO },	{ "asm", EMIT_ASM },	{ "header", EMIT_HEADER },
 	{ "c", EMIT_C },	{ "obj", EMIT_OBJ },
 };
@@ -128,7 +130,11 @@ static const char usage_text[] =
 "                                      after the HLO pipeline, as the .pk\n"
 "                                      kernels the fusion emitter writes\n"
 "                                      (tile, llo and asm print those of a\n"
-"                                      func)\n"
+"                                      func, asm its top-level program too)\n"
+"                               tlp    each exported func's top-level\n"
+"                                      program: its HBM footprint, buffers\n"
+"                                      (scratch offsets, live steps) and\n"
+"                                      the kernels it runs, in order\n"
 "                               llo    machine ops on virtual registers\n"
 "                               asm    scheduled, allocated bundles (-S)\n"
 "                               header the exports' C header (as -H)\n"
@@ -438,7 +444,8 @@ parse_args(Options *o, Arena *a, int argc, char **argv, int *done)
 		return usage_error("%s", "no input file");
 	o->run.plan = o->emit == EMIT_PIPELINE;
 	o->run.select = o->emit == EMIT_TILE || o->emit == EMIT_LLO ||
-	    o->emit == EMIT_ASM || o->emit == EMIT_FUSIONS;
+	    o->emit == EMIT_ASM || o->emit == EMIT_FUSIONS ||
+	    o->emit == EMIT_TLP;
 	o->run.lower = o->emit == EMIT_HLO || o->emit == EMIT_HLO_OPT ||
 	    o->emit == EMIT_HLO_STATS;
 	o->run.opt = o->emit == EMIT_HLO_OPT || o->emit == EMIT_HLO_STATS;
@@ -566,37 +573,37 @@ main_file(const SrcMgr *sm, const char *input)
 	return 0;
 }
 
-/* --emit=llo and -S / --emit=asm: the VLIW backend's text levels. */
-static int
-vliw_text(const CheckedModule *cm, int asm_, const RunOpts *r, Diag *d,
-    Arena *a, Buf *out)
+/* --emit=tile, llo and asm (-S) of tm, compiled for preset mp. */
+static void
+module_listing(const Options *o, const TModule *tm, const MachPreset *mp,
+    Diag *d, Arena *a, Buf *out)
 {
-	const VliwOpts *vo = &r->vliw;
-	TModule *tm;
-
-	if (mosaic_lower_opts(cm, cm->preset, &r->mosaic, d, a, &tm))
-		return EXIT_OK;		/* reported: the caller sees nerror */
-	if (!asm_)
-		return vliw_compile_llo(tm, cm->preset, vo, d, a, out), EXIT_OK;
-	vliw_compile_asm(tm, cm->preset, vo, d, a, out);	/* with the budget */
-	return EXIT_OK;
+	if (o->emit == EMIT_TILE)
+		tile_print_module(out, tm);
+	else if (o->emit == EMIT_LLO)
+		vliw_compile_llo(tm, mp, &o->run.vliw, d, a, out);
+	else	/* with the budget */
+		vliw_compile_asm(tm, mp, &o->run.vliw, d, a, out);
 }
 
 /*
  * The compiled-path check of -fsyntax-only and --emit=sema, after sema:
  * the kernel exports (the --entry one alone) through Mosaic and the VLIW
- * backend, the program dropped.  What the backend cannot do is reported
- * here, at its source, so a kernel these checks accept for a preset
- * compiles for it.  table: --emit=sema's memory tables (NULL: none).
- * --interpret: interpret mode's checks alone (sema's).
+ * backend, the program dropped; then the func exports through the graph
+ * path to their top-level programs the same way (their fusion kernels'
+ * tables are not printed: --emit=tile shows those kernels).  What the
+ * backend cannot do is reported here, at its source, so an export these
+ * checks accept for a preset compiles for it.  table: --emit=sema's
+ * memory tables (NULL: none).  --interpret: interpret mode's checks
+ * alone (sema's).
  */
 static int
 check_compiled(const Options *o, const CheckedModule *cm, Diag *d,
-    Arena *a, Buf *table)
+    Arena *a, Strtab *strs, Buf *table)
 {
-	CheckedModule one;
+	CheckedModule one, funcs;
 	TModule *tm;
-	int rc;
+	int rc, i;
 
 	if (o->run.interpret)
 		return EXIT_OK;
@@ -605,41 +612,44 @@ check_compiled(const Options *o, const CheckedModule *cm, Diag *d,
 	mosaic_lower_opts(&one, one.preset, &o->run.mosaic, d, a, &tm);
 	if (tm->func.n)	/* each export's errors are reported */
 		vliw_check(tm, one.preset, &o->run.vliw, d, a, table);
+	funcs = one;
+	funcs.exp = arena_alloc(a, sizeof *funcs.exp *
+	    ((size_t)one.nexport + 1));
+	funcs.nexport = 0;
+	for (i = 0; i < one.nexport; i++)
+		if (one.exp[i].func)
+			funcs.exp[funcs.nexport++] = one.exp[i];
+	for (i = 0; i < funcs.nexport; i++) {	/* each func's errors */
+		CheckedModule f = funcs;
+		f.exp = &funcs.exp[i];
+		f.nexport = 1;
+		if (prog_module(&o->run, &f, d, a, strs, NULL, &tm) == 0)
+			vliw_check(tm, one.preset, &o->run.vliw, d, a, NULL);
+	}
 	return EXIT_OK;		/* errors: the caller sees nerror */
 }
 
-/* --emit=tile, llo, asm of the kernel exports of km. */
-static void
-kernel_listing(const Options *o, const CheckedModule *km, Diag *d, Arena *a,
-    Buf *out)
-{
-	TModule *tm;
-
-	if (o->emit != EMIT_TILE)
-		vliw_text(km, o->emit == EMIT_ASM, &o->run, d, a, out);
-	else if (mosaic_lower_opts(km, km->preset, &o->run.mosaic, d, a,
-	    &tm) == 0)
-		tile_print_module(out, tm);
-}
-
 /*
- * The same of func export e's fusions: the func lowered to HLO, through
- * the pass pipeline (with the driver's -fno-hlo-PASS), each fusion
- * written as a kernel (--emit=fusions prints those) and listed.  The
- * instructions left outside fusions are not listed yet.
+ * The same of func export e: the func lowered to HLO, through the pass
+ * pipeline (with the driver's -fno-hlo-PASS), each fusion written as a
+ * kernel (--emit=fusions prints those), then its program: the kernels
+ * and the top-level program that runs them (--emit=tlp prints it, -S
+ * its bundles after the kernels').
  */
 static void
 func_listing(const Options *o, const CheckedModule *cm, const CExport *e,
     Diag *d, Arena *a, Strtab *strs, Buf *out)
 {
-	HloModule *hm = hlo_from_func(cm, e->func, d, a, strs);
-	CheckedModule *fm;
+	CheckedModule one = *cm;
+	HloModule *hm;
+	TModule *tm;
 	char err[640];
 
-	if (!hm || hlo_opt_module(&o->run, hm, cm->preset, e->cname, d) !=
-	    EXIT_OK)
-		return;
 	if (o->emit == EMIT_FUSIONS) {
+		if (!(hm = hlo_from_func(cm, e->func, d, a, strs)) ||
+		    hlo_opt_module(&o->run, hm, cm->preset, e->cname, d) !=
+		    EXIT_OK)
+			return;
 		buf_printf(out, "// func %s: its fusions for %s, as the fusion "
 		    "emitter writes them\n", e->cname, cm->preset->name);
 		if (hlo_fusions_pk(hm, out, err, sizeof err) < 0)
@@ -647,9 +657,11 @@ func_listing(const Options *o, const CheckedModule *cm, const CExport *e,
 			    "cannot write %s", e->cname, err);
 		return;
 	}
-	fm = hlo_fusion_kernels(hm, cm->preset, e->cname, d, a, strs, e->loc);
-	if (fm)
-		kernel_listing(o, fm, d, a, out);
+	one.exp = (CExport *)e;
+	one.nexport = 1;
+	if (prog_module(&o->run, &one, d, a, strs, o->emit == EMIT_TLP ? out :
+	    NULL, &tm) == 0 && o->emit != EMIT_TLP)
+		module_listing(o, tm, cm->preset, d, a, out);
 }
 
 /* The listings of the selected exports: kernels, then funcs' fusions. */
@@ -658,6 +670,7 @@ listing(const Options *o, const CheckedModule *cm, Diag *d, Arena *a,
     Strtab *strs, Buf *out)
 {
 	CheckedModule one, kern;
+	TModule *tm;
 	int i, rc, nfunc = 0;
 
 	if ((rc = run_select(&o->run, cm, &one)) != EXIT_OK)
@@ -670,13 +683,17 @@ listing(const Options *o, const CheckedModule *cm, Diag *d, Arena *a,
 			kern.exp[kern.nexport++] = one.exp[i];
 		else
 			nfunc++;
-	if (o->emit == EMIT_FUSIONS && !nfunc) {
-		fprintf(stderr, "pallasc: error: --emit=fusions prints the "
-		    "fusions of funcs, and %s exports none\n", o->input);
+	if ((o->emit == EMIT_FUSIONS || o->emit == EMIT_TLP) && !nfunc) {
+		fprintf(stderr, "pallasc: error: --emit=%s prints %s of funcs, "
+		    "and %s exports none\n", o->emit_name,
+		    o->emit == EMIT_TLP ? "the top-level programs" :
+		    "the fusions", o->input);
 		return EXIT_USER;
 	}
-	if (kern.nexport && o->emit != EMIT_FUSIONS)
-		kernel_listing(o, &kern, d, a, out);
+	if (kern.nexport && o->emit != EMIT_FUSIONS && o->emit != EMIT_TLP &&
+	    mosaic_lower_opts(&kern, kern.preset, &o->run.mosaic, d, a,
+	    &tm) == 0)
+		module_listing(o, tm, kern.preset, d, a, out);
 	for (i = 0; i < one.nexport; i++)
 		if (one.exp[i].func)
 			func_listing(o, &one, &one.exp[i], d, a, strs, out);
@@ -684,42 +701,19 @@ listing(const Options *o, const CheckedModule *cm, Diag *d, Arena *a,
 }
 
 /*
- * Funcs do not compile for the machine yet (their fusions do, one by
- * one, for the listings): an export that is one is an error for an
- * object or a header ('what'), never dropped or declared without a
- * program.
+ * -c / -o x.o / --emit=c: Mosaic, the VLIW backend, then the object (and
+ * the -H header); the header of a module with funcs too, whose entries
+ * exist only in the compiled program.
  */
 static int
-funcs_stop(const CheckedModule *cm, const char *what, Diag *d)
-{
-	int i, n = 0;
-
-	for (i = 0; i < cm->nexport; i++) {
-		if (!cm->exp[i].func)
-			continue;
-		diag_error(d, cm->exp[i].loc, "func export '%s' does not compile "
-		    "for the machine yet, so it has no %s", cm->exp[i].cname,
-		    what);
-		diag_note(d, cm->exp[i].loc, "funcs run with --run (their "
-		    "kernels one by one) and --interpret --run; "
-		    "--emit=fusions, --emit=tile and -S show their kernels; "
-		    "objects and headers hold kernel exports: export the "
-		    "kernels from a file without funcs");
-		n++;
-	}
-	return n ? EXIT_USER : EXIT_OK;
-}
-
-/* -c / -o x.o / --emit=c: Mosaic, the VLIW backend, then the object. */
-static int
 compile_object(const Options *o, const CheckedModule *cm, Diag *d, Arena *a,
-    Buf *out)
+    Strtab *strs, Buf *out)
 {
 	MachProgram *mp;
 	TModule *tm;
 	int rc;
 
-	if (mosaic_lower_opts(cm, cm->preset, &o->run.mosaic, d, a, &tm) ||
+	if (prog_module(&o->run, cm, d, a, strs, NULL, &tm) ||
 	    vliw_compile_opts(tm, cm->preset, &o->run.vliw, d, a, &mp))
 		return EXIT_USER;	/* reported through d */
 	rc = obj_program(&o->obj, mp, o->input, obj_output(o), o->output, out);
@@ -765,8 +759,8 @@ compile(const Options *o, Diag *d, Arena *a, Strtab *strs, Buf *out)
 	if (o->emit == EMIT_SEMA)
 		sema_print(out, cm);
 	if (o->emit == EMIT_SEMA || o->emit == EMIT_SYNTAX) {
-		rc = check_compiled(o, cm, d, a, o->emit == EMIT_SEMA ? out :
-		    NULL);
+		rc = check_compiled(o, cm, d, a, strs, o->emit == EMIT_SEMA ?
+		    out : NULL);
 		goto done;
 	}
 	if (o->run.lower) {
@@ -785,12 +779,9 @@ compile(const Options *o, Diag *d, Arena *a, Strtab *strs, Buf *out)
 		rc = listing(o, cm, d, a, strs, out);
 		goto done;
 	}
-	if ((rc = funcs_stop(cm, obj_output(o) == OBJ_ELF ||
-	    obj_output(o) == OBJ_C ? "program in the object" :
-	    "C entry point", d)) != EXIT_OK)
-		goto done;
-	if (obj_output(o) == OBJ_ELF || obj_output(o) == OBJ_C) {
-		rc = compile_object(o, cm, d, a, out);
+	if (obj_output(o) == OBJ_ELF || obj_output(o) == OBJ_C ||
+	    prog_has_func(cm)) {
+		rc = compile_object(o, cm, d, a, strs, out);
 		goto done;
 	}
 	rc = obj_module(&o->obj, cm, o->input, obj_output(o), o->output, out);

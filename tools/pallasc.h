@@ -77,13 +77,32 @@ int run_select(const RunOpts *r, const CheckedModule *m, CheckedModule *out);
 int sim_kernel(const RunOpts *r, const CheckedModule *m, const char *name,
     InterpBuf *b, int n, Diag *d, Buf *stats, PallasStats *st);
 /*
- * pallasc-func.c: runs func export e of m on the simulator, its kernels
- * (the fusion emitter's) one after another, from args (one per
- * parameter) into res (allocated), each kernel's counters appended to
- * stats under its name.  0, or -1 after a message.
+ * Runs entry 'entry' of prog on a fresh device (every check on, memory
+ * poisoned, --trace honoured) with b[0 .. n) as its operands, in the
+ * entry's order; a failed run-time check of kernel k (NULL: none) is
+ * reported at its source.  Counters appended to stats (and *st).
+ */
+int sim_program(const RunOpts *r, const MachProgram *prog, const char *entry,
+    const CKernel *k, Diag *d, InterpBuf *b, int n, Buf *stats,
+    PallasStats *st);
+/*
+ * pallasc-func.c: runs func export e of m on the simulator, compiled
+ * into one program whose entry is its top-level program, from args (one
+ * per parameter) into res (allocated); the counters (one region per
+ * step) appended to stats.  0, or -1 after a message.
  */
 int sim_func(const RunOpts *r, const CheckedModule *m, const CExport *e,
     InterpBuf *args, InterpBuf *res, Diag *d, Buf *stats);
+
+/*
+ * pallasc-prog.c: the TModule of m's exports: the kernels, then each
+ * func's kernels and top-level program (printed into tlp_text if not
+ * NULL, for --emit=tlp).  0, or -1 after reporting through d (*out is
+ * set either way).  prog_has_func: does m export a func?
+ */
+int prog_module(const RunOpts *r, const CheckedModule *m, Diag *d, Arena *a,
+    Strtab *strs, Buf *tlp_text, TModule **out);
+int prog_has_func(const CheckedModule *m);
 
 /*
  * pallasc-splash.c: --splash-mask.  run_splash_tables fills the Splash

@@ -295,8 +295,59 @@ typedef struct TFunc {
 	Loc loc;		/* builder: stamped on each new op (a statement) */
 } TFunc;
 
+/*
+ * A top-level program (graph/tlp.c builds it, backend/vliw/tlp.c links
+ * it): the entry of a func export, which runs functions of its module
+ * one after another, each function's HBM operands bound to the entry's
+ * own operands or to buffers in the entry's HBM scratch.  The functions
+ * it runs are its own: they are not entries of the program.
+ */
+typedef enum TTlpKind {
+	TLP_PARAM,		/* an input of the entry */
+	TLP_RESULT,		/* the entry's output */
+	TLP_CONST,		/* an array constant: data in the program */
+	TLP_TEMP		/* in the scratch, at 'offset' */
+} TTlpKind;
+
+typedef struct TTlpBuf {
+	TTlpKind kind;
+	const char *name;
+	DType dtype;
+	Shape shape;
+	int64_t bytes;		/* dense, row-major */
+	int64_t offset;		/* TEMP: from the scratch's start */
+	const void *data;	/* CONST: 'bytes' bytes */
+	int first, last;	/* the steps that write and last read it */
+} TTlpBuf;
+
+/* A function's operand and the buffer it is bound to. */
+typedef struct TTlpBind {
+	const char *opnd;	/* the function's operand name */
+	int buf;		/* TTlp.buf index */
+} TTlpBind;
+
+typedef struct TTlpStep {
+	int func;		/* TModule.func index */
+	const char *name;	/* its function's */
+	const char *region;	/* the step's trace region */
+	int nbind;
+	TTlpBind *bind;
+} TTlpStep;
+
+typedef struct TTlp {
+	const char *name;	/* the entry point */
+	int nbuf;
+	TTlpBuf *buf;
+	int nopnd;		/* the entry's operands: buf[opnd[i]], in */
+	int *opnd;		/* order (parameters, result, constants) */
+	int64_t scratch;	/* bytes of HBM the TEMP buffers take */
+	int nstep;
+	TTlpStep *step;
+} TTlp;
+
 typedef struct TModule {
 	VEC(TFunc *) func;
+	VEC(TTlp *) tlp;	/* top-level programs (funcs) */
 } TModule;
 
 /* ------------------------------------------------------------ tir.c */

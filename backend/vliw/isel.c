@@ -775,18 +775,6 @@ ops(Isel *I, int blk)
 		op(I, &I->tf->op.v[b->op.v[i]]);
 }
 
-static MachDtype
-mdtype(DType t)
-{
-	switch (t) {
-	case DT_F32: return MACH_F32;
-	case DT_BF16: return MACH_BF16;
-	case DT_I32: return MACH_I32;
-	case DT_I8: return MACH_I8;
-	default: return MACH_BOOL;
-	}
-}
-
 /* Entry operands: every TB_HBM buffer, by operand index. */
 static void
 operands(Isel *I)
@@ -806,7 +794,7 @@ operands(Isel *I)
 			if (b->kind != TB_HBM || b->src != k)
 				continue;
 			o.name = b->name;
-			o.dtype = mdtype(b->dtype);
+			o.dtype = vliw_mach_dtype(b->dtype);
 			o.rank = b->shape.rank;
 			o.bytes = (uint64_t)isel_esize(b);
 			for (j = 0; j < o.rank && j < MACH_MAXRANK; j++) {

@@ -97,8 +97,8 @@ vliw_object_from_program(VliwObject *obj, Arena *a, const MachProgram *p,
 	obj->exp = ex;
 }
 
-static MachDtype
-mach_dtype(DType t)
+MachDtype
+vliw_mach_dtype(DType t)
 {
 	switch (t) {
 	case DT_F32: return MACH_F32;
@@ -134,7 +134,7 @@ export_operands(Arena *a, const CExport *e, VliwOperand **out)
 
 			v[i].name = o->name;
 			v[i].role = mach_role(o->role);
-			v[i].dtype = mach_dtype(o->dtype);
+			v[i].dtype = vliw_mach_dtype(o->dtype);
 			copy_shape(&v[i], o->shape.rank, o->shape.d);
 		}
 	} else {
@@ -145,13 +145,13 @@ export_operands(Arena *a, const CExport *e, VliwOperand **out)
 		for (i = 0; i < f->nparam; i++) {
 			v[i].name = f->param[i].name;
 			v[i].role = MACH_ROLE_IN;
-			v[i].dtype = mach_dtype(f->param[i].dtype);
+			v[i].dtype = vliw_mach_dtype(f->param[i].dtype);
 			copy_shape(&v[i], f->param[i].shape.rank,
 			    f->param[i].shape.d);
 		}
 		v[i].name = "result";
 		v[i].role = MACH_ROLE_OUT;
-		v[i].dtype = mach_dtype(f->rdtype);
+		v[i].dtype = vliw_mach_dtype(f->rdtype);
 		copy_shape(&v[i], f->rshape.rank, f->rshape.d);
 	}
 	*out = v;

@@ -90,7 +90,7 @@ vliw_compile_opts(const TModule *m, const MachPreset *p, const VliwOpts *o,
 	*out = NULL;
 	if (backend(m, p, o, d, a, &lf))
 		return -1;
-	return vliw_emit(lf, m->func.n, p, d->sm, d, out);
+	return vliw_emit_module(lf, m, m->func.n, p, d->sm, d, out);
 }
 
 int
@@ -102,7 +102,7 @@ vliw_check(const TModule *m, const MachPreset *p, const VliwOpts *o,
 	int i;
 
 	if (backend(m, p, o, d, a, &lf) ||
-	    vliw_emit(lf, m->func.n, p, d->sm, d, &prog))
+	    vliw_emit_module(lf, m, m->func.n, p, d->sm, d, &prog))
 		return -1;
 	mach_program_free(prog);
 	for (i = 0; table && i < m->func.n; i++)
@@ -128,7 +128,7 @@ vliw_compile_asm(const TModule *m, const MachPreset *p, const VliwOpts *o,
 	int i;
 
 	if (backend(m, p, o, d, a, &lf) ||
-	    vliw_emit(lf, m->func.n, p, d->sm, d, &prog))
+	    vliw_emit_module(lf, m, m->func.n, p, d->sm, d, &prog))
 		return -1;
 	for (i = 0; i < m->func.n; i++)
 		vliw_spill_note(text, lf[i]);

@@ -264,6 +264,10 @@ int64_t vliw_vmem_limit(const LFunc *f);
    NULL), regions.  Returns 0, or -1 after reporting through d. */
 int vliw_emit(LFunc *const *f, int n, const MachPreset *mp,
     const SrcMgr *sm, Diag *d, MachProgram **out);
+/* The same for the functions of m (f[i] from m->func.v[i]) and its
+   top-level programs: their steps' functions are not entries. */
+int vliw_emit_module(LFunc *const *f, const TModule *m, int n,
+    const MachPreset *mp, const SrcMgr *sm, Diag *d, MachProgram **out);
 
 /* ----------------------------------------------------------- vliw.c */
 /*
@@ -368,6 +372,8 @@ void vliw_object_from_module(VliwObject *obj, Arena *a,
 int vliw_object_check(const VliwObject *obj, char *err, size_t errlen);
 /* 1 if s is a C identifier and not a C or C++ keyword. */
 int vliw_is_c_name(const char *s);
+/* The machine's element type of a kernel's (bool for the others). */
+MachDtype vliw_mach_dtype(DType t);
 
 /* ----------------------------------------------------------- elf.c */
 /* ELF e_machine values (the ELF spec's EM_X86_64 and EM_AARCH64). */

@@ -170,7 +170,7 @@ grep -q "error: output 'y' revisits block (0, 0)" "$tmp/err" ||
 
 # 5. Compiled runs (--run without --interpret): the same matmul on the
 # simulator, inputs from the same .npy files, checked the same way; the
-# counters follow the outputs.  A func is not compiled: exit 1.
+# counters follow the outputs.
 mkdir "$tmp/c" || exit 99
 "$PALLASC" --run "$top_srcdir/tests/interp/matmul_small.pk" \
 	--entry matmul_f32_small --input-file x="$tmp/x.npy" \
@@ -183,8 +183,8 @@ grep -q "^simulated v4: [0-9]* cycles" "$tmp/out" ||
 	bad "compiled matmul: no counters: $(cat "$tmp/out")"
 grep -q '"traceEvents"' "$tmp/c/trace.json" || bad "compiled matmul: no trace"
 # 5a. A func runs on the simulator too, its kernels (the fusion
-# emitter's) one after another: the same result as interpret mode on
-# small and v4, each kernel's counters and the sums printed.
+# emitter's) as the steps of one top-level program: the same result as
+# interpret mode on small and v4, a region per fusion in the counters.
 for p in small v4; do
 	for mode in --interpret ""; do
 		rm -rf "$tmp/f$mode" && mkdir "$tmp/f$mode" || exit 99
@@ -195,10 +195,30 @@ for p in small v4; do
 	done
 	"$check" same "$tmp/f--interpret/toy.npy" "$tmp/f/toy.npy" 1e-5 ||
 		bad "toy on $p: compiled and interpreted differ"
-	grep -q "^func toy on $p: [1-9][0-9]* kernels, [1-9][0-9]* cycles" \
-		"$tmp/out" || bad "toy on $p: no sums: $(cat "$tmp/out")"
-	grep -q "^kernel .*fusion:" "$tmp/out" ||
-		bad "toy on $p: no kernel counters: $(cat "$tmp/out")"
+	grep -q "^func toy: 4 kernels in one top-level program, HBM scratch [1-9][0-9]* bytes$" \
+		"$tmp/out" || bad "toy on $p: no program line: $(cat "$tmp/out")"
+	grep -q "^simulated $p: [1-9][0-9]* cycles" "$tmp/out" ||
+		bad "toy on $p: no counters: $(cat "$tmp/out")"
+	grep -q "^  region 'jit(toy)/matmul_2/dot_general' x1:$" "$tmp/out" ||
+		bad "toy on $p: no op_name region: $(cat "$tmp/out")"
+	grep -q "^  region 'multiply_reduce_fusion' x1:$" "$tmp/out" ||
+		bad "toy on $p: no fusion region: $(cat "$tmp/out")"
+done
+# Funcs calling kernels (tests/interp/calls.pk): an SMEM table from a
+# func parameter, a generic kernel at two sizes; each step a region.
+for e in scaled two_sizes; do
+	for mode in --interpret ""; do
+		rm -rf "$tmp/f$mode" && mkdir "$tmp/f$mode" || exit 99
+		# shellcheck disable=SC2086
+		"$PALLASC" -m small $mode --run --entry $e \
+			"$top_srcdir/tests/interp/calls.pk" \
+			--save-dir "$tmp/f$mode" >"$tmp/out" 2>&1 ||
+			bad "calls $e $mode: $(cat "$tmp/out")"
+	done
+	"$check" same "$tmp/f--interpret/$e.npy" "$tmp/f/$e.npy" 1e-5 ||
+		bad "calls $e: compiled and interpreted differ"
+	grep -q "^  region 'jit($e)/pallas_call' x[1-9]:$" "$tmp/out" ||
+		bad "calls $e: no call region: $(cat "$tmp/out")"
 done
 # The naive attention at H 2, S 128: its fusions keep the heads as a
 # grid axis, so each step holds one head's [128, 128] scores.
@@ -217,7 +237,7 @@ for p in v4 v6e; do
 done
 "$PALLASC" --run "$top_srcdir/tests/interp/toy.pk" --trace "$tmp/t.json" \
 	>/dev/null 2>"$tmp/err"
-[ $? -eq 1 ] && grep -q "trace of a func" "$tmp/err" ||
+[ $? -eq 0 ] && grep -q '"name":"jit(toy)/softmax/reduce_max"' "$tmp/t.json" ||
 	bad "compiled func with --trace: $(cat "$tmp/err")"
 
 # 5b. The backend's loop passes change the time, not the results: a
