@@ -9,13 +9,22 @@
  * checked against the same steps in plain C, with a tolerance for the
  * MXU's default precision (bf16 passes on f32 operands); axpb and
  * axpb_twice (a func calling axpb twice) must be exact.  Prints the
- * counters of toy and of axpb_twice.
+ * counters of toy and of axpb_twice.  With -DTOY_HLO, only toy, from the
+ * object of its HLO text instead.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#ifdef TOY_HLO
+/* the toy program imported as HLO text (tests/golden/hlo/toy.hlo, what
+   --emit=hlo writes of it): pallasc toy.hlo -o toyhlo.o -H toyhlo.h
+   names its entry point after the module */
+#include "toyhlo.h"
+#define toy jit_toy
+#else
 #include "toyprog.h"
+#endif
 
 #define M 16
 #define K 64
@@ -111,6 +120,7 @@ run_toy(PallasDevice *dev)
 	return bad != 0;
 }
 
+#ifndef TOY_HLO
 static int
 run_axpb(PallasDevice *dev)
 {
@@ -149,6 +159,7 @@ run_axpb_twice(PallasDevice *dev)
 	counters(dev, "axpb_twice");
 	return bad != 0;
 }
+#endif
 
 int
 main(void)
@@ -161,8 +172,10 @@ main(void)
 		return 1;
 	}
 	fail = run_toy(dev);
+#ifndef TOY_HLO
 	fail |= run_axpb(dev);
 	fail |= run_axpb_twice(dev);
+#endif
 	pallas_device_close(dev);
 	return fail;
 }

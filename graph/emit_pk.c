@@ -10,7 +10,10 @@
  * an array root, r0, r1, ... for a tuple: a multi-output fusion).  When
  * every value keeps a leading batch dimension (plan_grid), that
  * dimension becomes a parallel grid axis b and the body sees one slice a
- * step; otherwise there is no grid and each operand is one block.  The
+ * step; otherwise there is no grid and each operand is one block.  A
+ * fusion larger than half the preset's VMEM that way gets a row grid
+ * too where its values allow (plan_rows): R rows of its outputs a step.
+ * The
  * body binds every instruction to a let (v<index>) in the computation's
  * order and stores the root.
  *
@@ -43,7 +46,14 @@ typedef struct Em {
 	int failed;
 	int64_t B;		/* the grid over dimension 0, or 0: none */
 	char *bat;		/* per instruction: its dimension 0 is b */
+	int64_t vmem;		/* the preset's VMEM bytes (0: no row grid) */
+	int64_t M, R;		/* rows and rows a step of the row grid i, or
+				   R = 0: none */
+	char *row;		/* per instruction: ROW_* */
 } Em;
+
+/* An instruction's place in the row grid (plan_rows). */
+enum { ROW_NONE, ROW_WHOLE, ROW_TILED };
 
 static void
 refuse(Em *e, const HloInstr *in, const char *fmt, const char *what)
@@ -129,19 +139,29 @@ batched(const Em *e, const HloInstr *in)
 	return e->B && e->bat[index_of(e, in)];
 }
 
+/* Whether in's first dimension in the body is the row grid's: R rows a
+   step, from i * R. */
+static int
+tiled(const Em *e, const HloInstr *in)
+{
+	return e->R && e->row[index_of(e, in)] == ROW_TILED;
+}
+
 /* in's shape as the kernel body sees it: without dimension 0 when it
-   is the grid's. */
+   is the grid's, R rows when it is row-tiled. */
 static HloShape
 kshape(const Em *e, const HloInstr *in)
 {
 	HloShape s = in->shape;
 	int i;
 
-	if (!batched(e, in))
-		return s;
-	for (i = 1; i < s.rank; i++)
-		s.dim[i - 1] = s.dim[i];
-	s.rank--;
+	if (batched(e, in)) {
+		for (i = 1; i < s.rank; i++)
+			s.dim[i - 1] = s.dim[i];
+		s.rank--;
+	}
+	if (tiled(e, in))
+		s.dim[0] = e->R;
 	return s;
 }
 
@@ -236,7 +256,8 @@ put_broadcast(Em *e, const HloInstr *in)
 			    "dimensions");
 			return -1;
 		}
-		mid.dim[last = i] = x->shape.dim[k];
+		mid.dim[last = i] = tiled(e, x) && k == batched(e, x) ? e->R :
+		    x->shape.dim[k];
 	}
 	for (i = 0; i < to.rank && mid.dim[i] == to.dim[i]; i++)
 		;
@@ -483,10 +504,14 @@ put_expr(Em *e, const HloInstr *in)
 			break;
 		ks = kshape(e, in);
 		buf_printf(e->out, in->shape.type == HT_S32 ? "" : "(");
+		if (tiled(e, in) && in->num == batched(e, in))
+			buf_printf(e->out, "(");	/* rows from i * R */
 		buf_printf(e->out, "iota(");
 		put_dims(e, &ks);
 		buf_printf(e->out, ", %lld)", (long long)in->num -
 		    batched(e, in));
+		if (tiled(e, in) && in->num == batched(e, in))
+			buf_printf(e->out, " + i * %lld)", (long long)e->R);
 		if (in->shape.type != HT_S32)
 			buf_printf(e->out, " as %s)", s);
 		return 0;
@@ -591,11 +616,12 @@ plan_grid(Em *e, char *bat)
 }
 
 /* The grid's block of an operand or output x: [_, d1, ...] at (b, 0,
-   ...), or (not batched) the whole array at (0, ...). */
+   ...) when batched, R rows at i when row-tiled, else the whole array
+   at (0, ...). */
 static void
 put_block(Em *e, const char *name, const HloInstr *x)
 {
-	int k, b = batched(e, x);
+	int k, b = batched(e, x), t = tiled(e, x);
 
 	buf_printf(e->out, " %s: [", name);
 	for (k = 0; k < x->shape.rank; k++)
@@ -603,14 +629,15 @@ put_block(Em *e, const char *name, const HloInstr *x)
 			buf_printf(e->out, "_");
 		else
 			buf_printf(e->out, "%s%lld", k ? ", " : "",
-			    (long long)x->shape.dim[k]);
-	buf_printf(e->out, "] at (%s", b ? "b" : "0");
-	for (k = 1; k < x->shape.rank; k++)
-		buf_printf(e->out, ", 0");
+			    (long long)(t && k == b ? e->R : x->shape.dim[k]));
+	buf_printf(e->out, "] at (");
+	for (k = 0; k < x->shape.rank; k++)
+		buf_printf(e->out, "%s%s", k ? ", " : "", k == 0 && b ? "b" :
+		    t && k == b ? "i" : "0");
 	buf_printf(e->out, ");");
 }
 
-/* grid (b: B) and the blocks, after the header. */
+/* grid (b: B), (i: M / R) or both, and the blocks, after the header. */
 static void
 put_grid(Em *e)
 {
@@ -619,10 +646,16 @@ put_grid(Em *e)
 	int64_t p;
 	int k;
 
-	if (!e->B)
+	if (!e->B && !e->R)
 		return;
-	buf_printf(e->out, "grid (b: %lld)\nsemantics (parallel)\nblocks {",
-	    (long long)e->B);
+	buf_printf(e->out, "grid (");
+	if (e->B)
+		buf_printf(e->out, "b: %lld%s", (long long)e->B, e->R ? ", " :
+		    "");
+	if (e->R)
+		buf_printf(e->out, "i: %lld", (long long)(e->M / e->R));
+	buf_printf(e->out, ")\nsemantics (parallel%s)\nblocks {",
+	    e->B && e->R ? ", parallel" : "");
 	for (p = 0; p < e->c->nparam; p++) {
 		snprintf(nm, sizeof nm, "p%lld", (long long)p);
 		put_block(e, nm, hlo_param(e->c, p));
@@ -633,6 +666,142 @@ put_grid(Em *e)
 		    root);
 	}
 	buf_printf(e->out, " }\n");
+}
+
+/*
+ * The row grid, for a fusion larger than VMEM: the first dimension the
+ * body sees of every output (M rows) split in blocks of R rows, a
+ * parallel grid axis i, when each value the outputs depend on either
+ * keeps those rows (elementwise ops, broadcasts along them, reductions
+ * over other dimensions, the left operand of a dot) or is needed whole
+ * (the right operand of a dot, a vector broadcast across the rows), and
+ * never both.  need() marks x, walking back from the outputs: -1 when
+ * x cannot be what its user needs.
+ */
+static int
+need(Em *e, int x, int want)
+{
+	const HloInstr *in = e->c->instr.v[x];
+
+	if (in->shape.rank == 0)
+		return 0;
+	if (e->row[x] && e->row[x] != want)
+		return -1;
+	if (want == ROW_TILED && (in->shape.rank - batched(e, in) < 1 ||
+	    in->shape.dim[batched(e, in)] != e->M))
+		return -1;
+	e->row[x] = (char)want;
+	return 0;
+}
+
+/* What tiled instruction in needs of its operands. */
+static int
+need_operands(Em *e, const HloInstr *in)
+{
+	const HloInstr *x = in->noperand ? opnd(e, in, 0) : NULL;
+	int k, rc = 0, b;
+
+	switch (in->op) {
+	case HLO_PARAMETER: case HLO_IOTA:
+		return 0;
+	case HLO_BROADCAST:
+		if (x->shape.rank == 0)
+			return 0;
+		b = -1;
+		for (k = 0; k < in->dims.n; k++)
+			if (bdim(e, in, k) == 0)
+				b = k;
+		if (b < 0)
+			return need(e, in->operand[0], ROW_WHOLE);
+		return b != batched(e, x) ? -1 : need(e, in->operand[0],
+		    ROW_TILED);
+	case HLO_REDUCE:
+		for (k = 0; k < in->dims.n; k++)
+			if (in->dims.v[k] == batched(e, x))
+				return -1;
+		return need(e, in->operand[0], ROW_TILED);
+	case HLO_DOT:
+		if (in->dot[DOT_LHS_CONTRACT].n != 1 ||
+		    in->dot[DOT_LHS_CONTRACT].v[0] != x->shape.rank - 1)
+			return -1;
+		return need(e, in->operand[0], ROW_TILED) |
+		    need(e, in->operand[1], ROW_WHOLE);
+	case HLO_TRANSPOSE: case HLO_RESHAPE: case HLO_BITCAST:
+	case HLO_CONSTANT:
+		return -1;
+	default:	/* elementwise, convert, copy, select, compare */
+		for (k = 0; k < in->noperand; k++)
+			rc |= need(e, in->operand[k], ROW_TILED);
+		return rc;
+	}
+}
+
+/* VMEM the kernel would take at R rows a step, roughly as Mosaic
+   allocates it: every let a home of its body shape (4-byte elements),
+   operands and outputs two buffers more. */
+static int64_t
+row_bytes(Em *e, int64_t R)
+{
+	const HloInstr *root = e->c->instr.v[e->c->root];
+	int64_t total = 0, n;
+	int i, k;
+
+	e->R = R;
+	for (i = 0; i < e->c->instr.n; i++) {
+		const HloInstr *in = e->c->instr.v[i];
+		HloShape ks = kshape(e, in);
+		if (!e->row[i] || in->op == HLO_TUPLE)
+			continue;
+		for (n = 4, k = 0; k < ks.rank; k++)
+			n *= ks.dim[k];
+		total += in->op == HLO_PARAMETER ? 3 * n : n;
+		for (k = 0; k < (root->op == HLO_TUPLE ? root->noperand : 1);
+		    k++)
+			if (i == (root->op == HLO_TUPLE ? root->operand[k] :
+			    e->c->root))
+				total += 2 * n;
+	}
+	e->R = 0;
+	return total;
+}
+
+static void
+plan_rows(Em *e, char *row)
+{
+	const HloInstr *root = e->c->instr.v[e->c->root];
+	const HloInstr *r0 = root->op == HLO_TUPLE && root->noperand ?
+	    opnd(e, root, 0) : root;
+	int64_t R, step = 8;
+	int i, k, ok = 1;
+
+	if (!e->vmem || r0->shape.rank - batched(e, r0) < 1)
+		return;
+	e->row = row;
+	e->M = r0->shape.dim[batched(e, r0)];
+	if (root->op == HLO_TUPLE) {
+		for (k = 0; k < root->noperand; k++)
+			ok &= need(e, root->operand[k], ROW_TILED) == 0;
+	} else
+		ok &= need(e, e->c->root, ROW_TILED) == 0;
+	for (i = e->c->instr.n - 1; i >= 0 && ok; i--)
+		if (row[i] == ROW_WHOLE) {
+			for (k = 0; k < e->c->instr.v[i]->noperand; k++)
+				ok &= need(e, e->c->instr.v[i]->operand[k],
+				    ROW_WHOLE) == 0;
+		} else if (row[i] == ROW_TILED)
+			ok &= need_operands(e, e->c->instr.v[i]) == 0;
+	/* a tiled vector's rows are lanes: 128 a step */
+	for (i = 0; i < e->c->instr.n; i++)
+		if (row[i] == ROW_TILED && e->c->instr.v[i]->shape.rank -
+		    batched(e, e->c->instr.v[i]) == 1)
+			step = 128;
+	if (!ok || row_bytes(e, e->M) <= e->vmem / 16 * 15)
+		return;
+	for (R = e->M / step * step; R >= step; R -= step)
+		if (e->M % R == 0 && row_bytes(e, R) <= e->vmem / 16 * 15) {
+			e->R = R;
+			return;
+		}
 }
 
 /* The header: kernel NAME(p0: T[..], ..., out r0: T[..], ...). */
@@ -686,7 +855,7 @@ int
 hlo_instr_pk(const HloModule *m, const HloComp *c, const HloInstr *in,
     const char *name, Buf *out, char *err, size_t nerr)
 {
-	Em e = { m, c, out, err, nerr, 0, 0, NULL };
+	Em e = { m, c, out, err, nerr, 0, 0, NULL, 0, 0, 0, NULL };
 	int k, j, np = 0, idx = -1;
 
 	if (nerr)
@@ -724,20 +893,24 @@ hlo_instr_pk(const HloModule *m, const HloComp *c, const HloInstr *in,
 
 int
 hlo_fusion_pk(const HloModule *m, const HloComp *c, const char *name,
-    Buf *out, char *err, size_t nerr)
+    int64_t vmem, Buf *out, char *err, size_t nerr)
 {
-	Em e = { m, c, out, err, nerr, 0, 0, NULL };
+	Em e = { m, c, out, err, nerr, 0, 0, NULL, vmem, 0, 0, NULL };
 	const HloInstr *root = c->instr.v[c->root];
 	char *bat = calloc((size_t)c->instr.n + 1, 1);
+	char *row = calloc((size_t)c->instr.n + 1, 1);
 	int i, k;
 
 	if (nerr)
 		err[0] = 0;
-	if (!bat) {
+	if (!bat || !row) {
+		free(bat);
+		free(row);
 		snprintf(err, nerr, "out of memory");
 		return -1;
 	}
 	plan_grid(&e, bat);
+	plan_rows(&e, row);
 	put_header(&e, name);
 	for (i = 0; i < c->instr.n && !e.failed; i++) {
 		const HloInstr *in = c->instr.v[i];
@@ -766,5 +939,6 @@ hlo_fusion_pk(const HloModule *m, const HloComp *c, const char *name,
 		buf_printf(out, "    r0[...] = v%d;\n", c->root);
 	buf_printf(out, "}\nexport %s;\n", name);
 	free(bat);
+	free(row);
 	return e.failed ? -1 : 0;
 }

@@ -66,7 +66,8 @@ hlo_instr_kernel(const HloInstr *in)
 }
 
 int
-hlo_fusions_pk(const HloModule *m, Buf *out, char *err, size_t nerr)
+hlo_fusions_pk(const HloModule *m, int64_t vmem, Buf *out, char *err,
+    size_t nerr)
 {
 	const HloComp *c = hlo_entry(m);
 	char name[256], why[512];
@@ -83,8 +84,8 @@ hlo_fusions_pk(const HloModule *m, Buf *out, char *err, size_t nerr)
 		buf_printf(out, "%s// %s %s (%s)\n", n++ ? "\n" : "",
 		    fused ? "fusion" : "unfused", in->name, fused ?
 		    (in->kind ? in->kind : "kLoop") : hlo_op_name(in->op));
-		rc = fused ? hlo_fusion_pk(m, m->comp.v[in->callee], name, out,
-		    why, sizeof why) : hlo_instr_pk(m, c, in, name, out, why,
+		rc = fused ? hlo_fusion_pk(m, m->comp.v[in->callee], name,
+		    vmem, out, why, sizeof why) : hlo_instr_pk(m, c, in, name, out, why,
 		    sizeof why);
 		if (rc) {
 			snprintf(err, nerr, "%s '%s': %s", fused ? "fusion" :
@@ -106,7 +107,8 @@ hlo_fusion_kernels(const HloModule *m, const MachPreset *mp,
 	CheckedModule *cm = NULL;
 	int n0 = d->nerror, n;
 
-	if ((n = hlo_fusions_pk(m, &src, err, sizeof err)) < 0) {
+	if ((n = hlo_fusions_pk(m, (int64_t)mp->vmem_bytes, &src, err,
+	    sizeof err)) < 0) {
 		diag_error(d, at, "func '%s': the fusion emitter cannot write "
 		    "%s", func, err);
 		buf_free(&src);
@@ -136,6 +138,8 @@ hlo_fusion_kernels(const HloModule *m, const MachPreset *mp,
 	if (d->nerror == n0)
 		return cm;
 	diag_note(d, at, "the fusion emitter tiles the kernels of func '%s' "
-	    "only along a leading batch dimension so far", func);
+	    "along a leading batch dimension, and fusions along rows too "
+	    "(blocks of 8 rows or more, 128 where a vector keeps the rows); "
+	    "columns, and instructions left outside fusions, not yet", func);
 	return NULL;
 }

@@ -382,13 +382,15 @@ void hlo_pass_names(Buf *b);
 /*
  * The fused computation c of m as the source of a .pk kernel NAME
  * (operands p0.. by parameter number, outputs r0.. for the root's
- * arrays, no grid), appended to out followed by "export NAME;": what
- * the fusion emitter gives the kernel path's checks, interpret mode and
- * backend.  0, or -1 with the first instruction it cannot write named in
- * err (what was appended is then incomplete).
+ * arrays; a grid over a leading batch dimension, and over rows when the
+ * whole would take more than half of vmem bytes: 0 never), appended to
+ * out followed by "export NAME;": what the fusion emitter gives the
+ * kernel path's checks, interpret mode and backend.  0, or -1 with the
+ * first instruction it cannot write named in err (what was appended is
+ * then incomplete).
  */
 int hlo_fusion_pk(const HloModule *m, const HloComp *c, const char *name,
-    Buf *out, char *err, size_t nerr);
+    int64_t vmem, Buf *out, char *err, size_t nerr);
 /* The same for instruction in of computation c, left outside fusions: a
    kernel of its operands p0.. (the operand's number; scalar constants
    written inline) and its result r0. */

@@ -27,12 +27,14 @@ HloModule *hlo_from_func(const CheckedModule *m, const CFunc *f, Diag *d,
 
 /*
  * fusion_kernels.c: every fusion of m's entry (optimised: hlo_optimize)
- * as a .pk kernel named after it (hlo_fusion_pk), and every instruction
+ * as a .pk kernel named after it (hlo_fusion_pk, rows tiled to fit vmem
+ * bytes), and every instruction
  * left outside fusions that computes as one of its own (hlo_instr_pk),
  * in schedule order, appended to out: the count, or -1 with err naming
  * the first fusion or instruction the emitter cannot write.
  */
-int hlo_fusions_pk(const HloModule *m, Buf *out, char *err, size_t nerr);
+int hlo_fusions_pk(const HloModule *m, int64_t vmem, Buf *out, char *err,
+    size_t nerr);
 /*
  * Those kernels (and one per instruction left outside fusions that
  * computes) parsed and checked for preset mp as the file "<fusions of

@@ -5,7 +5,8 @@
 # and compares with plain C.  Under the v4 and the small preset; and
 # kernels/matmul/matmul.pk with examples/matmul.c (small); and a func with
 # a kernel in one object (examples/toyprog.pk: the toy program's fusions
-# as one top-level program) under v4 and small.
+# as one top-level program) under v4 and small; and the toy program's
+# HLO text (tests/golden/hlo/toy.hlo) compiled to an object (v4).
 set -u
 src=${top_srcdir:-.}
 bld=${top_builddir:-.}
@@ -78,5 +79,18 @@ for preset in v4 small; do
 		fail=$((fail + 1))
 	fi
 done
+# the toy program's HLO text compiled the same way, called from C
+if "$bld/pallasc" --preset v4 "$src/tests/golden/hlo/toy.hlo" \
+    -o "$tmp/toyhlo.o" -H "$tmp/toyhlo.h" &&
+    $cc ${SAN_CFLAGS:-} -DTOY_HLO -I"$tmp" -o "$tmp/toyhlo" \
+    "$src/examples/toyprog_main.c" "$tmp/toyhlo.o" $flags -lm &&
+    PALLAS_PRESET=v4 "$tmp/toyhlo" > "$tmp/out" &&
+    grep -q ': 0 of 512 values out of tolerance' "$tmp/out" &&
+    grep -q "region 'jit(toy)/matmul_2/dot_general' x1" "$tmp/out"; then
+	pass=$((pass + 1))
+	head -1 "$tmp/out"
+else
+	echo "FAIL: toy.hlo"; cat "$tmp/out"; fail=$((fail + 1))
+fi
 echo "e2e: $pass passed, $fail failed"
 [ $fail = 0 ]

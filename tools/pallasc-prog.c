@@ -30,6 +30,33 @@ append(const RunOpts *r, const CheckedModule *km, Diag *d, Arena *a,
 	return func0;
 }
 
+/* The optimised module hm as the top-level program 'name' over its
+   fusion kernels and the kernels km (NULL: none) its custom-calls call,
+   both appended to tm; its parameters named pname[i]. */
+static int
+add_program(const RunOpts *r, HloModule *hm, const MachPreset *mp,
+    const CheckedModule *km, const char *name, const char *const *pname,
+    Loc at, Diag *d, Arena *a, Strtab *strs, TModule *tm, Buf *tlp_text)
+{
+	HloTlpKernels k;
+	TTlp *t;
+
+	memset(&k, 0, sizeof k);
+	if (hlo_opt_module(r, hm, mp, name, d) != EXIT_OK ||
+	    !(k.fm = hlo_fusion_kernels(hm, mp, name, d, a, strs, at)) ||
+	    (k.func0 = append(r, k.fm, d, a, tm)) < 0)
+		return -1;
+	k.km = km;
+	if (km && (k.kfunc0 = append(r, km, d, a, tm)) < 0)
+		return -1;
+	if (!(t = hlo_tlp_build(hm, &k, name, pname, d, a, at)))
+		return -1;
+	vec_push(a, &tm->tlp, t);
+	if (tlp_text)
+		hlo_tlp_print(tlp_text, t);
+	return 0;
+}
+
 /* Func export e's kernels (its fusions', and those it calls) appended
    to tm, and its top-level program. */
 static int
@@ -37,31 +64,63 @@ add_func(const RunOpts *r, const CheckedModule *cm, const CExport *e,
     Diag *d, Arena *a, Strtab *strs, TModule *tm, Buf *tlp_text)
 {
 	const CFunc *f = e->func;
+	const CheckedModule *km;
 	const char **pname;
-	HloTlpKernels k;
 	HloModule *hm;
-	TTlp *t;
 	int i;
 
-	memset(&k, 0, sizeof k);
-	if (!(hm = hlo_from_func(cm, f, d, a, strs)) ||
-	    hlo_opt_module(r, hm, cm->preset, e->cname, d) != EXIT_OK ||
-	    !(k.fm = hlo_fusion_kernels(hm, cm->preset, e->cname, d, a, strs,
-	    e->loc)) || (k.func0 = append(r, k.fm, d, a, tm)) < 0)
+	if (!(hm = hlo_from_func(cm, f, d, a, strs)))
 		return -1;
-	if (!(k.km = hlo_func_callees(cm, f, e->cname, a)))
+	if (!(km = hlo_func_callees(cm, f, e->cname, a)))
 		bug("out of memory");
-	if ((k.kfunc0 = append(r, k.km, d, a, tm)) < 0)
-		return -1;
 	pname = arena_alloc(a, sizeof *pname * ((size_t)f->nparam + 1));
 	for (i = 0; i < f->nparam; i++)
 		pname[i] = f->param[i].name;
-	if (!(t = hlo_tlp_build(hm, &k, e->cname, pname, d, a, e->loc)))
+	return add_program(r, hm, cm->preset, km, e->cname, pname, e->loc, d,
+	    a, strs, tm, tlp_text);
+}
+
+/* s as a C identifier: other characters as '_', a leading digit
+   after one. */
+static const char *
+c_ident(Arena *a, const char *s)
+{
+	size_t n = strlen(s), i;
+	char *p = arena_alloc(a, n + 2), *q = p;
+
+	if (!n || (s[0] >= '0' && s[0] <= '9'))
+		*q++ = '_';
+	for (i = 0; i < n; i++)
+		*q++ = (char)((s[i] >= 'a' && s[i] <= 'z') ||
+		    (s[i] >= 'A' && s[i] <= 'Z') ||
+		    (s[i] >= '0' && s[i] <= '9') ? s[i] : '_');
+	*q = 0;
+	return p;
+}
+
+int
+prog_hlo_module(const RunOpts *r, HloModule *hm, const MachPreset *mp,
+    Diag *d, Arena *a, Strtab *strs, Buf *tlp_text, TModule *tm)
+{
+	const HloComp *c = hlo_entry(hm);
+	const char **pname;
+	const char *name;
+	int i, j;
+
+	if (!c)
 		return -1;
-	vec_push(a, &tm->tlp, t);
-	if (tlp_text)
-		hlo_tlp_print(tlp_text, t);
-	return 0;
+	name = c_ident(a, hm->name ? hm->name : c->name);
+	pname = arena_alloc(a, sizeof *pname * ((size_t)c->nparam + 1));
+	for (i = 0; i < c->nparam; i++) {
+		const HloInstr *p = hlo_param(c, i);
+		pname[i] = c_ident(a, p ? p->name : "arg");
+		for (j = 0; j < i; j++)	/* two names the same once mapped */
+			if (!strcmp(pname[j], pname[i]))
+				pname[i] = arena_printf(a, "%s_%d", pname[i],
+				    i);
+	}
+	return add_program(r, hm, mp, NULL, name, pname, c->loc, d, a, strs,
+	    tm, tlp_text);
 }
 
 int

@@ -652,7 +652,8 @@ func_listing(const Options *o, const CheckedModule *cm, const CExport *e,
 			return;
 		buf_printf(out, "// func %s: its fusions for %s, as the fusion "
 		    "emitter writes them\n", e->cname, cm->preset->name);
-		if (hlo_fusions_pk(hm, out, err, sizeof err) < 0)
+		if (hlo_fusions_pk(hm, (int64_t)cm->preset->vmem_bytes, out, err,
+		    sizeof err) < 0)
 			diag_error(d, e->loc, "func '%s': the fusion emitter "
 			    "cannot write %s", e->cname, err);
 		return;
@@ -976,7 +977,47 @@ is_hlo_input(const char *path)
 	return n > 4 && strcmp(path + n - 4, ".hlo") == 0;
 }
 
-/* An .hlo input: read, verify, and for --emit=hlo print it back. */
+/* Is emit one an .hlo input compiles for (its top-level programs)? */
+static int
+hlo_compiles(Emit emit)
+{
+	return emit == EMIT_OBJ || emit == EMIT_HEADER || emit == EMIT_C ||
+	    emit == EMIT_TLP || emit == EMIT_ASM;
+}
+
+/*
+ * An .hlo input's modules compiled: each entry, optimised, one top-level
+ * program of the machine program (named after its module), written as
+ * an object, a header or C, or listed (--emit=tlp, -S).
+ */
+static int
+hlo_object(const Options *o, HloModule *m, Diag *d, Arena *a, Strtab *strs,
+    Buf *out)
+{
+	const MachPreset *mp = mach_preset(o->preset);
+	TModule *tm = arena_alloc(a, sizeof *tm);
+	MachProgram *p;
+	HloModule *x;
+	int rc;
+
+	for (x = m; x; x = x->next)
+		if (prog_hlo_module(&o->run, x, mp, d, a, strs,
+		    o->emit == EMIT_TLP ? out : NULL, tm))
+			return EXIT_USER;
+	if (o->emit == EMIT_TLP)
+		return EXIT_OK;
+	if (o->emit == EMIT_ASM)
+		return vliw_compile_asm(tm, mp, &o->run.vliw, d, a, out) ?
+		    EXIT_USER : EXIT_OK;
+	if (vliw_compile_opts(tm, mp, &o->run.vliw, d, a, &p))
+		return EXIT_USER;
+	rc = obj_program(&o->obj, p, o->input, obj_output(o), o->output, out);
+	mach_program_free(p);
+	return rc;
+}
+
+/* An .hlo input: read, verify, and for --emit=hlo print it back; run in
+   interpret mode, or compiled (hlo_object). */
 static int
 compile_hlo(const Options *o, Diag *d, Arena *a, Strtab *strs, Buf *out)
 {
@@ -987,16 +1028,16 @@ compile_hlo(const Options *o, Diag *d, Arena *a, Strtab *strs, Buf *out)
 	if (o->run.run && !o->run.interpret) {
 		buf_free(&in);
 		return usage_error("%s", "an .hlo input runs in interpret mode "
-		    "only (--interpret --run)");
+		    "only (--interpret --run); compile it with -o and -H to "
+		    "call it from C");
 	}
 	if (o->emit != EMIT_HLO && !o->run.opt &&
-	    o->emit != EMIT_SYNTAX && !o->run.run) {
+	    o->emit != EMIT_SYNTAX && !o->run.run && !hlo_compiles(o->emit)) {
 		buf_free(&in);
 		return usage_error("an .hlo input takes -fsyntax-only, "
-		    "--emit=hlo, --emit=hlo-opt, --emit=hlo-stats or "
-		    "--interpret --run, not "
-		    "--emit=%s",
-		    o->emit_name);
+		    "--emit=hlo, --emit=hlo-opt, --emit=hlo-stats, "
+		    "--emit=tlp, -S, -o, -H, --emit=c or --interpret --run, "
+		    "not --emit=%s", o->emit_name);
 	}
 	if (rc != 0) {
 		fprintf(stderr, "pallasc: error: cannot read '%s': %s\n",
@@ -1013,6 +1054,8 @@ compile_hlo(const Options *o, Diag *d, Arena *a, Strtab *strs, Buf *out)
 		bad |= hlo_verify(x, d) != 0;
 	if (bad)
 		return EXIT_USER;
+	if (!o->run.run && hlo_compiles(o->emit))
+		return hlo_object(o, m, d, a, strs, out);
 	if (o->emit != EMIT_HLO && !o->run.opt)
 		return o->run.run ? hlo_run_module(&o->run, m, o->input, a,
 		    out) : d->nerror ? EXIT_USER : EXIT_OK;

@@ -103,6 +103,15 @@ int sim_func(const RunOpts *r, const CheckedModule *m, const CExport *e,
 int prog_module(const RunOpts *r, const CheckedModule *m, Diag *d, Arena *a,
     Strtab *strs, Buf *tlp_text, TModule **out);
 int prog_has_func(const CheckedModule *m);
+/*
+ * The same for an .hlo input's module hm: its entry, optimised for mp,
+ * as the top-level program named after the module (a C identifier, as
+ * are its parameters' names), appended to tm with its kernels; a
+ * custom-call is an error (no kernel of this compilation).  0, or -1
+ * after reporting through d.
+ */
+int prog_hlo_module(const RunOpts *r, HloModule *hm, const MachPreset *mp,
+    Diag *d, Arena *a, Strtab *strs, Buf *tlp_text, TModule *tm);
 
 /*
  * pallasc-splash.c: --splash-mask.  run_splash_tables fills the Splash

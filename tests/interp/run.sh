@@ -204,6 +204,28 @@ for p in small v4; do
 	grep -q "^  region 'multiply_reduce_fusion' x1:$" "$tmp/out" ||
 		bad "toy on $p: no fusion region: $(cat "$tmp/out")"
 done
+# At S 1024 the naive attention's fusions exceed v4's VMEM whole: the
+# emitter adds a row grid (4 blocks of 256 query rows a head), v6e keeps
+# them whole; both give the same result, and interpret mode's within the
+# MXU's accumulation order.
+"$PALLASC" -m v4 --emit=fusions -DH=2 -DS=1024 \
+	"$top_srcdir/kernels/graph/attention.pk" >"$tmp/out" 2>&1 ||
+	bad "attention fusions v4: $(cat "$tmp/out")"
+grep -q "^grid (b: 2, i: [2-9])$" "$tmp/out" ||
+	bad "attention at S 1024 on v4: no row grid: $(grep '^grid' "$tmp/out")"
+for p in v4 v6e --interpret; do
+	rm -rf "$tmp/r$p" && mkdir "$tmp/r$p" || exit 99
+	case $p in --*) m=$p ;; *) m="-m $p" ;; esac
+	# shellcheck disable=SC2086
+	"$PALLASC" $m --run -DH=2 -DS=1024 \
+		"$top_srcdir/kernels/graph/attention.pk" \
+		--save-dir "$tmp/r$p" >"$tmp/out" 2>&1 ||
+		bad "attention S 1024 $p: $(cat "$tmp/out")"
+done
+"$check" same "$tmp/rv4/attention.npy" "$tmp/rv6e/attention.npy" 1e-5 ||
+	bad "attention S 1024: row-tiled v4 and whole v6e differ"
+"$check" same "$tmp/r--interpret/attention.npy" "$tmp/rv4/attention.npy" \
+	1e-3 || bad "attention S 1024: v4 and interpret mode differ"
 # Funcs calling kernels (tests/interp/calls.pk): an SMEM table from a
 # func parameter, a generic kernel at two sizes; each step a region.
 for e in scaled two_sizes; do

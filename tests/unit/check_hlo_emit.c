@@ -75,7 +75,7 @@ check_fusion(HFx *f, const HloModule *m, const HloInstr *in,
 	int64_t k;
 
 	(void)f;
-	ck_assert_msg(hlo_fusion_pk(m, c, "fused", &src, err, sizeof err) ==
+	ck_assert_msg(hlo_fusion_pk(m, c, "fused", 0, &src, err, sizeof err) ==
 	    0, "%s: %s\n%s", in->name, err, src.p);
 	nres = hlo_eval_ex(&e, args, c->nparam, res, HFX_MAXRES,
 	    HLO_EVAL_MXU_PRECISION, err, sizeof err);
@@ -190,10 +190,11 @@ static const char *const single[] = {
 	" ROOT r = f32[16,128] fusion(x), kind=kLoop, calls=f }\n",
 };
 
-/* One kernel's module: emitted, compiled for v4, run against the
-   evaluator of the whole module; whether its kernel has a grid. */
+/* One kernel's module: emitted for VMEM vmem (0: no row grid),
+   compiled for v4, run against the evaluator of the whole module; 1 if
+   its kernel has a batch grid, 2 a row grid, 3 both. */
 static int
-run_module(const char *text)
+run_module(const char *text, int64_t vmem)
 {
 	HFx f;
 	HloModule *m;
@@ -212,8 +213,8 @@ run_module(const char *text)
 	hfx_init(&f, "v4");
 	m = hfx_parse(&f, text);
 	c = hlo_entry(m);
-	ck_assert_msg(hlo_fusions_pk(m, &src, err, sizeof err) == 1, "%s",
-	    err);
+	ck_assert_msg(hlo_fusions_pk(m, vmem, &src, err, sizeof err) == 1,
+	    "%s", err);
 	args = hfx_args(m, 7);
 	ck_assert_int_eq(hlo_eval_ex(m, args, c->nparam, res, HFX_MAXRES,
 	    HLO_EVAL_MXU_PRECISION, err, sizeof err), 1);
@@ -231,7 +232,8 @@ run_module(const char *text)
 			ck_abort_msg("element %lld = %.9g, want %.9g\n%s",
 			    (long long)k, out[k], ((float *)res[0].data)[k],
 			    src.p);
-	grid = strstr(src.p, "grid (b: ") != NULL;
+	grid = (strstr(src.p, "grid (b: ") != NULL) |
+	    (strstr(src.p, "i: ") != NULL) << 1;
 	free(out);
 	hlo_buf_free(&res[0]);
 	for (i = 0; i < c->nparam; i++)
@@ -245,7 +247,7 @@ run_module(const char *text)
 
 START_TEST(leftovers_run_on_the_machine)
 {
-	ck_assert_int_eq(run_module(single[_i]), 0);
+	ck_assert_int_eq(run_module(single[_i], 0), 0);
 }
 END_TEST
 
@@ -272,8 +274,46 @@ START_TEST(batched_fusions_get_a_grid)
 	    " ROOT e = f32[2,32,32] exponential(d) }\n"
 	    "ENTRY e { q = f32[2,32,128] parameter(0)\n"
 	    " k = f32[2,32,128] parameter(1)\n"
-	    " ROOT r = f32[2,32,32] fusion(q, k), kind=kOutput, calls=f }\n"),
-	    1);
+	    " ROOT r = f32[2,32,32] fusion(q, k), kind=kOutput, calls=f }\n",
+	    0), 1);
+}
+END_TEST
+
+/*
+ * A fusion larger than the VMEM it is emitted for gets a row grid:
+ * q k^T / 16 masked causally (an iota along the rows, offset by the
+ * step) then exp(s - m) with m broadcast down the rows: q and m tiled, k
+ * whole; the same results as the evaluator, and as one block when VMEM
+ * is plenty.
+ */
+static const char rows_module[] =
+    "HloModule m\n"
+    "f { q = f32[256,128] parameter(0)\n"
+    " k = f32[256,128] parameter(1)\n"
+    " m = f32[256] parameter(2)\n"
+    " s = f32[256,256] dot(q, k), lhs_contracting_dims={1}, "
+    "rhs_contracting_dims={1}, operand_precision={highest,highest}\n"
+    " h = f32[] constant(0.0625)\n"
+    " hb = f32[256,256] broadcast(h), dimensions={}\n"
+    " sh = f32[256,256] multiply(s, hb)\n"
+    " mb = f32[256,256] broadcast(m), dimensions={0}\n"
+    " d = f32[256,256] subtract(sh, mb)\n"
+    " e = f32[256,256] exponential(d)\n"
+    " r = s32[256,256] iota(), iota_dimension=0\n"
+    " c = s32[256,256] iota(), iota_dimension=1\n"
+    " p = pred[256,256] compare(c, r), direction=LE\n"
+    " z = f32[] constant(0)\n"
+    " zb = f32[256,256] broadcast(z), dimensions={}\n"
+    " ROOT o = f32[256,256] select(p, e, zb) }\n"
+    "ENTRY e { q = f32[256,128] parameter(0)\n"
+    " k = f32[256,128] parameter(1)\n"
+    " m = f32[256] parameter(2)\n"
+    " ROOT r = f32[256,256] fusion(q, k, m), kind=kOutput, calls=f }\n";
+
+START_TEST(large_fusions_get_a_row_grid)
+{
+	ck_assert_int_eq(run_module(rows_module, 3 << 20), 2);
+	ck_assert_int_eq(run_module(rows_module, 64 << 20), 0);
 }
 END_TEST
 
@@ -331,7 +371,7 @@ START_TEST(unwritten_ops_are_refused)
 		m = hfx_parse(&f, t[i].text);
 		fu = hlo_entry(m)->instr.v[hlo_entry(m)->root];
 		ck_assert_int_eq(fu->op, HLO_FUSION);
-		ck_assert_int_eq(hlo_fusion_pk(m, m->comp.v[fu->callee], "k",
+		ck_assert_int_eq(hlo_fusion_pk(m, m->comp.v[fu->callee], "k", 0,
 		    &src, err, sizeof err), -1);
 		ck_assert_msg(strstr(err, t[i].want), "%s", err);
 		buf_free(&src);
@@ -351,6 +391,7 @@ main(void)
 	tcase_add_loop_test(t, leftovers_run_on_the_machine, 0,
 	    (int)(sizeof single / sizeof single[0]));
 	tcase_add_test(t, batched_fusions_get_a_grid);
+	tcase_add_test(t, large_fusions_get_a_row_grid);
 	tcase_add_test(t, unwritten_ops_are_refused);
 	suite_add_tcase(s, t);
 	return vt_run_suite(s);
