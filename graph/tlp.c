@@ -347,12 +347,38 @@ keep_temp(const HloBuffers *b, int i, void *arg)
 	    s->t->buf[i].first >= 0;
 }
 
-/* The entry's operands: parameters by number, the result, constants. */
+/* The entry's outputs: the root's leaves in order ("result", or
+   "result_K" of a tuple), each a buffer a step writes. */
+static int
+results(Tb *s)
+{
+	TTlp *t = s->t;
+	const HloInstr *root = s->c->instr.v[s->c->root];
+	int k, j, u, n = s->b.nleaf[s->c->root];
+
+	for (k = 0; k < n; k++) {
+		u = leaf_buf(s, s->c->root, k);
+		if (t->buf[u].kind != TLP_RESULT)
+			return fail(s, root, "gives the func a result that is "
+			    "not an array a kernel writes");
+		for (j = t->nopnd - k; j < t->nopnd; j++)
+			if (t->opnd[j] == u)
+				return fail(s, root, "gives the same array "
+				    "twice as results, which the top-level "
+				    "program does not do yet");
+		if (n > 1)
+			t->buf[u].name = arena_printf(s->a, "result_%d", k);
+		t->opnd[t->nopnd++] = u;
+	}
+	return 0;
+}
+
+/* The entry's operands: parameters by number, the results, constants. */
 static int
 operands(Tb *s)
 {
 	TTlp *t = s->t;
-	int i, u, nres = 0;
+	int i, u;
 
 	t->opnd = arena_alloc(s->a, sizeof(int) * ((size_t)t->nbuf + 1));
 	for (i = 0; i < s->c->instr.n; i++)
@@ -360,20 +386,14 @@ operands(Tb *s)
 			t->opnd[s->c->instr.v[i]->num] = s->b.leafbuf[
 			    s->b.first[i]];
 	t->nopnd = s->c->nparam;
-	for (u = 0; u < t->nbuf; u++)
-		if (t->buf[u].kind == TLP_RESULT && buf_of(s, u) == u) {
-			t->opnd[t->nopnd++] = u;
-			nres++;
-		}
+	if (results(s))
+		return -1;
 	for (u = 0; u < t->nbuf; u++)
 		if (t->buf[u].kind == TLP_CONST && t->buf[u].last >= 0) {
 			if (constant_data(s, u))
 				return -1;
 			t->opnd[t->nopnd++] = u;
 		}
-	if (nres != 1)
-		return fail(s, s->c->instr.v[s->c->root], "gives the func "
-		    "more than one result");
 	return 0;
 }
 

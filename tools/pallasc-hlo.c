@@ -286,3 +286,68 @@ hlo_run_module(const RunOpts *r, const HloModule *m, const char *file,
 	hlo_free_args(c, b, args);
 	return rc ? EXIT_USER : EXIT_OK;
 }
+
+/* The shape of result k of a root (an array, or a tuple of arrays) as
+   a host buffer's; -1 for a nested tuple or a type runs do not have. */
+static int
+result_shape(const HloInstr *root, int k, DType *dt, Shape *s)
+{
+	const HloShape *h = root->shape.type == HT_TUPLE ?
+	    &root->shape.elem[k] : &root->shape;
+
+	if (h->type == HT_TUPLE || dtype_of(h->type, dt) ||
+	    h->rank > SEMA_MAXRANK)
+		return -1;
+	s->rank = h->rank;
+	memcpy(s->d, h->dim, sizeof s->d[0] * (size_t)s->rank);
+	return 0;
+}
+
+int
+hlo_sim_module(const RunOpts *r, HloModule *m, const MachPreset *mp,
+    Diag *d, Arena *a, Buf *out)
+{
+	const HloComp *c = hlo_entry(m);
+	const HloInstr *root = c->instr.v[c->root];
+	int n = root->shape.type == HT_TUPLE ? root->shape.ntuple : 1;
+	InterpBuf *b, *res = xcalloc((size_t)n + 1, sizeof *res);
+	HloBuf *args;
+	Buf stats = { 0 };
+	DType dt;
+	Shape s;
+	int rc = 0, i;
+
+	if (r->smem.n || r->splash_mask) {
+		fprintf(stderr, "pallasc: error: an HLO module has no SMEM "
+		    "tables (--smem, --splash-mask)\n");
+		free(res);
+		return EXIT_USER;
+	}
+	for (i = 0; i < n && !rc; i++)
+		if (result_shape(root, i, &dt, &s)) {
+			fprintf(stderr, "pallasc: error: result %d of the entry "
+			    "is not an f32, bf16, s32, s8 or pred array, which "
+			    "a compiled run returns (--interpret --run "
+			    "evaluates it)\n", i);
+			rc = -1;
+		} else if (interp_buf_try_alloc(&res[i], out_name(m, a, i, n),
+		    dt, &s)) {
+			fprintf(stderr, "pallasc: error: out of host memory for "
+			    "result %d\n", i);
+			rc = -1;
+		}
+	if (!rc && hlo_make_args(r, c, &b, &args) == 0) {
+		rc = sim_hlo(r, m, mp, b, res, n, d, &stats);
+		for (i = 0; i < n && !rc; i++)
+			rc = run_output(r, &res[i], out);
+		hlo_free_args(c, b, args);
+	} else
+		rc = -1;
+	if (!rc && stats.n)
+		buf_puts(out, stats.p);
+	buf_free(&stats);
+	for (i = 0; i < n; i++)
+		interp_buf_free(&res[i]);
+	free(res);
+	return rc ? EXIT_USER : EXIT_OK;
+}

@@ -1017,7 +1017,8 @@ hlo_object(const Options *o, HloModule *m, Diag *d, Arena *a, Strtab *strs,
 }
 
 /* An .hlo input: read, verify, and for --emit=hlo print it back; run in
-   interpret mode, or compiled (hlo_object). */
+   interpret mode or compiled (hlo_sim_module), or compile it
+   (hlo_object). */
 static int
 compile_hlo(const Options *o, Diag *d, Arena *a, Strtab *strs, Buf *out)
 {
@@ -1025,12 +1026,6 @@ compile_hlo(const Options *o, Diag *d, Arena *a, Strtab *strs, Buf *out)
 	HloModule *m, *x;
 	int rc = read_file(o->input, &in), bad;
 
-	if (o->run.run && !o->run.interpret) {
-		buf_free(&in);
-		return usage_error("%s", "an .hlo input runs in interpret mode "
-		    "only (--interpret --run); compile it with -o and -H to "
-		    "call it from C");
-	}
 	if (o->emit != EMIT_HLO && !o->run.opt &&
 	    o->emit != EMIT_SYNTAX && !o->run.run && !hlo_compiles(o->emit)) {
 		buf_free(&in);
@@ -1056,6 +1051,9 @@ compile_hlo(const Options *o, Diag *d, Arena *a, Strtab *strs, Buf *out)
 		return EXIT_USER;
 	if (!o->run.run && hlo_compiles(o->emit))
 		return hlo_object(o, m, d, a, strs, out);
+	if (o->run.run && !o->run.interpret)	/* the first module */
+		return hlo_sim_module(&o->run, m, mach_preset(o->preset), d,
+		    a, out);
 	if (o->emit != EMIT_HLO && !o->run.opt)
 		return o->run.run ? hlo_run_module(&o->run, m, o->input, a,
 		    out) : d->nerror ? EXIT_USER : EXIT_OK;

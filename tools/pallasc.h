@@ -93,6 +93,11 @@ int sim_program(const RunOpts *r, const MachProgram *prog, const char *entry,
  */
 int sim_func(const RunOpts *r, const CheckedModule *m, const CExport *e,
     InterpBuf *args, InterpBuf *res, Diag *d, Buf *stats);
+/* The same for an .hlo input's module m (optimised in place) for preset
+   mp: args one per parameter of its entry, res[0 .. nres) its results
+   (the root's arrays). */
+int sim_hlo(const RunOpts *r, HloModule *m, const MachPreset *mp,
+    InterpBuf *args, InterpBuf *res, int nres, Diag *d, Buf *stats);
 
 /*
  * pallasc-prog.c: the TModule of m's exports: the kernels, then each
@@ -153,6 +158,11 @@ int hlo_emit_module(const RunOpts *r, const CheckedModule *m, Diag *d,
  */
 int hlo_run_module(const RunOpts *r, const HloModule *m,
     const char *file, Arena *a, Buf *out);
+/* --run of one compiled: its entry as a top-level program for preset mp
+   (the module optimised in place), on the same inputs, its counters
+   after the output. */
+int hlo_sim_module(const RunOpts *r, HloModule *m, const MachPreset *mp,
+    Diag *d, Arena *a, Buf *out);
 
 /*
  * The entry's arguments as --input and --input-file make them: b[i] owns
