@@ -98,7 +98,7 @@ hlo_fusions_pk(const HloModule *m, int64_t vmem, Buf *out, char *err,
 
 CheckedModule *
 hlo_fusion_kernels(const HloModule *m, const MachPreset *mp,
-    const char *func, Diag *d, Arena *a, Strtab *s, Loc at)
+    const char *what, const char *func, Diag *d, Arena *a, Strtab *s, Loc at)
 {
 	Buf src = {0};
 	char err[640], *label, *text;
@@ -109,8 +109,8 @@ hlo_fusion_kernels(const HloModule *m, const MachPreset *mp,
 
 	if ((n = hlo_fusions_pk(m, (int64_t)mp->vmem_bytes, &src, err,
 	    sizeof err)) < 0) {
-		diag_error(d, at, "func '%s': the fusion emitter cannot write "
-		    "%s", func, err);
+		diag_error(d, at, "%s '%s': the fusion emitter cannot write "
+		    "%s", what, func, err);
 		buf_free(&src);
 		return NULL;
 	}
@@ -137,9 +137,10 @@ hlo_fusion_kernels(const HloModule *m, const MachPreset *mp,
 	pp_free(pp);
 	if (d->nerror == n0)
 		return cm;
-	diag_note(d, at, "the fusion emitter tiles the kernels of func '%s' "
+	diag_note(d, at, "the fusion emitter tiles the kernels of %s '%s' "
 	    "along a leading batch dimension, and fusions along rows too "
 	    "(blocks of 8 rows or more, 128 where a vector keeps the rows); "
-	    "columns, and instructions left outside fusions, not yet", func);
+	    "columns, and instructions left outside fusions, not yet", what,
+	    func);
 	return NULL;
 }

@@ -38,13 +38,15 @@ int hlo_fusions_pk(const HloModule *m, int64_t vmem, Buf *out, char *err,
 /*
  * Those kernels (and one per instruction left outside fusions that
  * computes) parsed and checked for preset mp as the file "<fusions of
- * FUNC>" (its text stays in d's sources, for diagnostics): a checked
+ * FUNC>" (its text stays in d's sources, for diagnostics; messages name
+ * it a 'what': "func" or "module"): a checked
  * module with one export per kernel (none when the func only calls
  * kernels, or computes nothing).  NULL after a diagnostic (what the
  * emitter cannot write is reported at 'at').
  */
 CheckedModule *hlo_fusion_kernels(const HloModule *m, const MachPreset *mp,
-    const char *func, Diag *d, Arena *a, Strtab *s, Loc at);
+    const char *what, const char *func, Diag *d, Arena *a, Strtab *s,
+    Loc at);
 
 /* Whether instruction in of an optimised entry is a kernel of those. */
 int hlo_instr_kernel(const HloInstr *in);
@@ -75,6 +77,8 @@ typedef struct HloTlpKernels {
 	int func0;
 	const CheckedModule *km;	/* the called kernels, or NULL */
 	int kfunc0;
+	const char *what;	/* "func" or "module" (NULL: "func"), for
+				   messages */
 } HloTlpKernels;
 TTlp *hlo_tlp_build(const HloModule *m, const HloTlpKernels *k,
     const char *name, const char *const *pname, Diag *d, Arena *a, Loc at);

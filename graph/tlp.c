@@ -45,13 +45,14 @@ typedef struct Tb {
 	int func0;		/* its index in the TModule */
 	const CheckedModule *km;	/* the kernels custom-calls call */
 	int kfunc0;
+	const char *what;	/* "func", "module" */
 } Tb;
 
 static int
 fail(Tb *s, const HloInstr *in, const char *what)
 {
-	diag_error(s->d, s->at, "func '%s': %s (%s) %s", s->t->name, in->name,
-	    hlo_op_name(in->op), what);
+	diag_error(s->d, s->at, "%s '%s': %s (%s) %s", s->what, s->t->name,
+	    in->name, hlo_op_name(in->op), what);
 	return -1;
 }
 
@@ -139,7 +140,7 @@ describe(Tb *s, int u)
 	} else if (in->op == HLO_CONSTANT)
 		t->kind = TLP_CONST;
 	if (h->out && t->kind != TLP_TEMP)
-		return fail(s, in, "is the func's result, which the top-level "
+		return fail(s, in, "is the result, which the top-level "
 		    "program cannot return without a kernel writing it yet");
 	if (h->out) {
 		t->kind = TLP_RESULT;
@@ -359,7 +360,7 @@ results(Tb *s)
 	for (k = 0; k < n; k++) {
 		u = leaf_buf(s, s->c->root, k);
 		if (t->buf[u].kind != TLP_RESULT)
-			return fail(s, root, "gives the func a result that is "
+			return fail(s, root, "gives a result that is "
 			    "not an array a kernel writes");
 		for (j = t->nopnd - k; j < t->nopnd; j++)
 			if (t->opnd[j] == u)
@@ -410,6 +411,7 @@ hlo_tlp_build(const HloModule *m, const HloTlpKernels *k, const char *name,
 	s.func0 = k->func0;
 	s.km = k->km;
 	s.kfunc0 = k->kfunc0;
+	s.what = k->what ? k->what : "func";
 	s.pname = pname;
 	s.d = d;
 	s.a = a;

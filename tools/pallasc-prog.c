@@ -31,8 +31,9 @@ append(const RunOpts *r, const CheckedModule *km, Diag *d, Arena *a,
 }
 
 /* The optimised module hm as the top-level program 'name' over its
-   fusion kernels and the kernels km (NULL: none) its custom-calls call,
-   both appended to tm; its parameters named pname[i]. */
+   fusion kernels and the kernels km its custom-calls call (NULL: none,
+   an .hlo input's "module" rather than a "func" in messages), both
+   appended to tm; its parameters named pname[i]. */
 static int
 add_program(const RunOpts *r, HloModule *hm, const MachPreset *mp,
     const CheckedModule *km, const char *name, const char *const *pname,
@@ -42,8 +43,10 @@ add_program(const RunOpts *r, HloModule *hm, const MachPreset *mp,
 	TTlp *t;
 
 	memset(&k, 0, sizeof k);
+	k.what = km ? "func" : "module";
 	if (hlo_opt_module(r, hm, mp, name, d) != EXIT_OK ||
-	    !(k.fm = hlo_fusion_kernels(hm, mp, name, d, a, strs, at)) ||
+	    !(k.fm = hlo_fusion_kernels(hm, mp, k.what, name, d, a, strs,
+	    at)) ||
 	    (k.func0 = append(r, k.fm, d, a, tm)) < 0)
 		return -1;
 	k.km = km;

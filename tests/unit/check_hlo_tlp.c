@@ -82,8 +82,8 @@ tlp_of(Fx *f, const char *src, const char *preset)
 	o.mp = mp;
 	o.verify = 1;
 	ck_assert_int_eq(hlo_optimize(hm, &o, &f->d), 0);
-	k.fm = hlo_fusion_kernels(hm, mp, e->cname, &f->d, &f->a, &f->strs,
-	    e->loc);
+	k.fm = hlo_fusion_kernels(hm, mp, "func", e->cname, &f->d, &f->a,
+	    &f->strs, e->loc);
 	ck_assert_msg(k.fm != NULL, "%s", diags(f));
 	ck_assert_msg(mosaic_lower(k.fm, mp, &f->d, &f->a, &tm) == 0, "%s",
 	    diags(f));
@@ -215,7 +215,7 @@ START_TEST(a_result_no_step_writes_is_refused)
 	Fx f;
 
 	ck_assert_ptr_null(tlp_of(&f, src, "small"));
-	ck_assert_msg(strstr(diags(&f), "is the func's result") != NULL, "%s",
+	ck_assert_msg(strstr(diags(&f), "is the result") != NULL, "%s",
 	    diags(&f));
 	fx_free(&f);
 }
